@@ -1,0 +1,144 @@
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/Either';
+import { Diagnostic, DiagnosticCode, error } from './diagnostics';
+
+/**
+ * io-ts helpers for authored documents: objects whose unknown keys are errors, and a reporter that
+ * turns every decoding failure into a diagnostic with a path and a sentence a person can act on.
+ */
+
+const UNKNOWN_KEY_MARK = 'unknown key';
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * An object with required and optional fields. Keys in neither set are reported, each with the list of
+ * keys that are allowed there. `loose` names fields of the wider RAES SDL that are accepted but not read.
+ */
+export const strictObject = <R extends t.Props, O extends t.Props>(
+  name: string,
+  required: R,
+  optional: O,
+  loose: ReadonlyArray<string> = [],
+): t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>, unknown, unknown> => {
+  const base = t.intersection([t.type(required), t.partial(optional)]);
+  const known = new Set<string>([...Object.keys(required), ...Object.keys(optional), ...loose]);
+  const allowed = [...known].sort().join(', ');
+  return new t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>, unknown, unknown>(
+    name,
+    (u): u is t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>> => base.is(u),
+    (u, context) => {
+      if (!isPlainObject(u)) return t.failure(u, context);
+      const unknownKeyErrors: t.Errors = Object.keys(u)
+        .filter((key) => !known.has(key))
+        .map((key) => ({
+          value: u[key],
+          context: [...context, { key, type: t.never, actual: u[key] }],
+          message: `${UNKNOWN_KEY_MARK} "${key}"; allowed keys here: ${allowed}`,
+        }));
+      const decoded = base.validate(u, context);
+      if (isLeft(decoded)) return t.failures([...unknownKeyErrors, ...decoded.left]);
+      return unknownKeyErrors.length > 0 ? t.failures(unknownKeyErrors) : decoded;
+    },
+    t.identity,
+  );
+};
+
+/** A map of named entries (a YAML mapping); keys are checked as names elsewhere. */
+export const namedMap = <C extends t.Mixed>(codec: C, name: string) => t.record(t.string, codec, name);
+
+export const nonEmptyArray = <C extends t.Mixed>(codec: C, name: string) =>
+  t.refinement(t.array(codec), (xs) => xs.length > 0, name);
+
+interface PositiveIntBrand {
+  readonly PositiveInt: unique symbol;
+}
+export const PositiveInt = t.brand(
+  t.number,
+  (n): n is t.Branded<number, PositiveIntBrand> => Number.isInteger(n) && n >= 1,
+  'PositiveInt',
+);
+interface NonNegativeIntBrand {
+  readonly NonNegativeInt: unique symbol;
+}
+export const NonNegativeInt = t.brand(
+  t.number,
+  (n): n is t.Branded<number, NonNegativeIntBrand> => Number.isInteger(n) && n >= 0,
+  'NonNegativeInt',
+);
+export const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString');
+
+/** An open object: any keys, values not read by the engine. */
+export const LooseObject = t.UnknownRecord;
+
+const describeExpected = (type: t.Decoder<unknown, unknown>): string => {
+  switch (type.name) {
+    case 'PositiveInt':
+      return 'an integer >= 1';
+    case 'NonNegativeInt':
+      return 'an integer >= 0';
+    case 'NonEmptyString':
+      return 'a non-empty string';
+    case 'UnknownRecord':
+      return 'a mapping';
+    default:
+      return type.name;
+  }
+};
+
+const describeActual = (value: unknown): string => {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** The dotted path of a failure, without the member indices io-ts adds for intersections. */
+const pathOf = (context: t.Context): string => {
+  const keys: string[] = [];
+  for (let i = 1; i < context.length; i += 1) {
+    const parent = context[i - 1];
+    const entry = context[i];
+    if (parent === undefined || entry === undefined) continue;
+    const parentTag = (parent.type as { _tag?: string })._tag;
+    if (parentTag === 'IntersectionType' || parentTag === 'UnionType') continue;
+    keys.push(entry.key);
+  }
+  return keys.length === 0 ? '(document root)' : keys.join('.');
+};
+
+/** One diagnostic per failure, de-duplicated (intersections can report one value twice). */
+export const reportDecodeErrors = (
+  errors: t.Errors,
+  codes: { readonly shape: DiagnosticCode; readonly unknownKey: DiagnosticCode },
+): Diagnostic[] => {
+  const seen = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const failure of errors) {
+    const path = pathOf(failure.context);
+    const last = failure.context[failure.context.length - 1];
+    let diagnostic: Diagnostic;
+    if (failure.message !== undefined && failure.message.startsWith(UNKNOWN_KEY_MARK)) {
+      diagnostic = error(codes.unknownKey, path, `${failure.message}. Remove or rename it.`);
+    } else if (failure.message !== undefined) {
+      diagnostic = error(codes.shape, path, failure.message);
+    } else if (failure.value === undefined) {
+      const expected = last === undefined ? 'a value' : describeExpected(last.type);
+      diagnostic = error(codes.shape, path, `missing required field ${path}: add ${expected}.`);
+    } else {
+      const expected = last === undefined ? 'a value' : describeExpected(last.type);
+      diagnostic = error(
+        codes.shape,
+        path,
+        `expected ${expected} at ${path}, got ${describeActual(failure.value)}.`,
+      );
+    }
+    const key = `${diagnostic.code}|${diagnostic.address}|${diagnostic.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      diagnostics.push(diagnostic);
+    }
+  }
+  return diagnostics;
+};

@@ -1,0 +1,66 @@
+/**
+ * Diagnostics of scenario and manifest checking. Every code is listed once, here; a search for a code
+ * finds the one function that reports it and its spec.
+ */
+export const DIAGNOSTIC_CODES = [
+  // scenario documents
+  'scenario.yaml-invalid',
+  'scenario.shape-invalid',
+  'scenario.key-unknown',
+  'scenario.name-invalid',
+  'scenario.reference-unresolved',
+  // tool affordances (SPEC.md section 2)
+  'participant.tool-affordance-outside-specification',
+  'participant.tool-affordance-outside-participant',
+  'participant.tool-affordance-relation-duplicate',
+  'participant.tool-affordance-view-unclassified',
+  'participant.tool-affordance-scope-outside-specification',
+  'participant.tool-affordance-without-policy',
+  // autonomous policies
+  'participant.autonomous-execution-incomplete',
+  'participant.autonomous-execution-outside-specification',
+  'participant.autonomous-execution-cadence-invalid',
+  // manifest documents
+  'manifest.json-invalid',
+  'manifest.shape-invalid',
+  'manifest.key-unknown',
+  'manifest.offer-duplicate',
+  'manifest.implementation-undeclared',
+  // claim defects (SPEC.md section 4)
+  'manifest.claim-runtime-method-missing',
+  'manifest.claim-autonomous-execution-missing',
+  'manifest.claim-tool-affordances-unsupported',
+  'manifest.claim-semantic-version-unknown',
+  'manifest.claim-limit-invalid',
+  'manifest.claim-offer-missing',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  /** A compiled address when the problem has one, else the document path of the offending value. */
+  readonly address: string;
+  /** What is wrong and what to change. */
+  readonly message: string;
+  readonly severity: Severity;
+}
+
+export const error = (code: DiagnosticCode, address: string, message: string): Diagnostic => ({
+  code,
+  address,
+  message,
+  severity: 'error',
+});
+
+export const warning = (code: DiagnosticCode, address: string, message: string): Diagnostic => ({
+  code,
+  address,
+  message,
+  severity: 'warning',
+});
+
+export const hasErrors = (diagnostics: ReadonlyArray<Diagnostic>): boolean =>
+  diagnostics.some((d) => d.severity === 'error');
