@@ -1,0 +1,106 @@
+import * as t from 'io-ts';
+
+/**
+ * RAES ParticipantActionResultModel (raes/schemas/participant-behavior-history-event-stream-v1.json),
+ * the typed outcome of one action. Codecs are exact: unknown fields are stripped on decode, so
+ * nothing but the model's own fields can reach an event.
+ */
+
+const NonEmptyString = t.refinement(t.string, (value) => value.length > 0, 'non-empty string');
+const NonEmptyStrings = t.readonlyArray(NonEmptyString);
+
+export const ACTION_RESULT_STATUSES = [
+  'accepted',
+  'rejected',
+  'withheld',
+  'succeeded',
+  'failed',
+  'partial_success',
+  'unknown',
+] as const;
+export const ActionResultStatusCodec = t.keyof({
+  accepted: null,
+  rejected: null,
+  withheld: null,
+  succeeded: null,
+  failed: null,
+  partial_success: null,
+  unknown: null,
+});
+export type ActionResultStatus = t.TypeOf<typeof ActionResultStatusCodec>;
+
+/** Statuses a completed tool action may report (SPEC.md section 5). */
+export const TERMINAL_TOOL_STATUSES: ReadonlySet<ActionResultStatus> = new Set<ActionResultStatus>([
+  'succeeded',
+  'failed',
+  'partial_success',
+  'rejected',
+]);
+
+export const FailureClassCodec = t.keyof({
+  precondition_unsatisfied: null,
+  unsupported_action: null,
+  target_unavailable: null,
+  authority_denied: null,
+  resource_exhausted: null,
+  timeout: null,
+  interrupted: null,
+  contention_lost: null,
+  partial_success: null,
+  unsafe_withheld: null,
+  backend_error: null,
+  unknown: null,
+});
+export type FailureClass = t.TypeOf<typeof FailureClassCodec>;
+
+export const EffectClassCodec = t.keyof({
+  intended_effect: null,
+  side_effect: null,
+  observation_effect: null,
+  visibility_effect: null,
+  detection_effect: null,
+  evidence_effect: null,
+  no_effect: null,
+  unknown_effect: null,
+});
+
+export const ActionEffectResultCodec = t.exact(
+  t.intersection([
+    t.type({ effect_id: NonEmptyString, effect_class: EffectClassCodec, description: NonEmptyString }),
+    t.partial({ diagnostics: NonEmptyStrings, evidence_refs: NonEmptyStrings, target_refs: NonEmptyStrings }),
+  ]),
+);
+export type ActionEffectResult = t.TypeOf<typeof ActionEffectResultCodec>;
+
+export const ActionResultCodec = t.exact(
+  t.intersection([
+    t.type({
+      status: ActionResultStatusCodec,
+      participant_address: NonEmptyString,
+      episode_id: NonEmptyString,
+      action_instance_id: NonEmptyString,
+      action_contract_address: NonEmptyString,
+      observation_point: NonEmptyString,
+    }),
+    t.partial({
+      diagnostics: NonEmptyStrings,
+      effects: t.readonlyArray(ActionEffectResultCodec),
+      evidence_refs: NonEmptyStrings,
+      failure_class: t.union([FailureClassCodec, t.null]),
+      observations: NonEmptyStrings,
+    }),
+  ]),
+);
+export type ActionResult = t.TypeOf<typeof ActionResultCodec>;
+
+/** Every evidence ref an outcome carries, its own and its effects'. */
+export const evidenceRefsOf = (result: ActionResult): readonly string[] => {
+  const refs: string[] = [];
+  if (result.evidence_refs !== undefined) for (const ref of result.evidence_refs) refs.push(ref);
+  if (result.effects !== undefined) {
+    for (const effect of result.effects) {
+      if (effect.evidence_refs !== undefined) for (const ref of effect.evidence_refs) refs.push(ref);
+    }
+  }
+  return refs;
+};

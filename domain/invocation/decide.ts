@@ -1,0 +1,343 @@
+import * as E from 'fp-ts/Either';
+import { toolActionInstanceId } from '../addresses';
+import { ActionResultCodec, type ActionResult } from './action-result';
+import {
+  affordanceUnbound,
+  boundaryUnbound,
+  concurrencyExhausted,
+  crossingPolicyInstalled,
+  identityMismatch,
+  invocationClosed,
+  invocationInactive,
+  isRefusal,
+  limitExhausted,
+  offerUnmatched,
+  policyUnsupported,
+  requestConflict,
+  requestInvalid,
+  sharedTimeBound,
+  staleGeneration,
+  targetUnbound,
+} from './admission-rules';
+import type {
+  ActivateInvocation,
+  AdmitToolAction,
+  CancelToolAction,
+  CloseInvocation,
+  CompleteToolAction,
+  DispatchToolAction,
+  InvocationCommand,
+  OpenInvocation,
+  RecoverInvocation,
+  ReportToolActionUnknown,
+  ResolveIndeterminateToolAction,
+} from './commands';
+import { describeValidationError } from './decode-errors';
+import type { InvocationClosed, InvocationEvent, ToolActionSettled } from './events';
+import { refusal, type Refusal } from './refusal-codes';
+import type { InvocationState, OpenedInvocation } from './state';
+import { actionUnknown, outcomeInvalid, stateConflict } from './tool-action-rules';
+
+export type Decision = E.Either<Refusal, readonly InvocationEvent[]>;
+
+const NO_EVENTS: readonly InvocationEvent[] = [];
+const accept = (...events: InvocationEvent[]): Decision => E.right(events);
+
+const notOpened = (what: string): Refusal => refusal('state_conflict', `the invocation was never opened: ${what}`);
+
+/** Port calls other than admit need the port active: inactive before dispatch, closed after return. */
+const portClosedOrInactive = (state: InvocationState): Refusal | undefined =>
+  invocationClosed(state) ?? invocationInactive(state);
+
+const openInvocation = (command: OpenInvocation, state: InvocationState): Decision => {
+  if (state.status !== 'unopened') return E.left(refusal('state_conflict', 'the invocation is already open'));
+  return accept({
+    type: 'InvocationOpened',
+    at: command.at,
+    invocation_action_instance_id: command.portValues.invocation_action_instance_id,
+    port_values: command.portValues,
+    outer_action: command.outerAction,
+    admission_context: command.admissionContext,
+  });
+};
+
+const activateInvocation = (command: ActivateInvocation, state: InvocationState): Decision => {
+  if (state.status === 'unopened') return E.left(notOpened('open it before dispatch begins'));
+  const closed = invocationClosed(state);
+  if (closed !== undefined) return E.left(closed);
+  if (state.lifecycle.status === 'active') return E.left(refusal('state_conflict', 'dispatch already began'));
+  return accept({
+    type: 'InvocationActivated',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+  });
+};
+
+/** The admission rules of SPEC.md section 5 in order; the first failure is the refusal. */
+const admitToolAction = (command: AdmitToolAction, state: InvocationState): Decision => {
+  const closed = invocationClosed(state);
+  if (closed !== undefined) return E.left(closed);
+  const inactive = invocationInactive(state);
+  if (inactive !== undefined || state.status === 'unopened') return E.left(inactive ?? notOpened('admit'));
+
+  const request = requestInvalid(command.request);
+  if (isRefusal(request)) return E.left(request);
+
+  const known = requestConflict(request, state);
+  if (known === 'replay') return E.right(NO_EVENTS);
+  if (known !== undefined) return E.left(known);
+
+  const refused = identityMismatch(request, state) ?? staleGeneration(request, state);
+  if (refused !== undefined) return E.left(refused);
+
+  const binding = affordanceUnbound(request, state);
+  if (isRefusal(binding)) return E.left(binding);
+  const unbound = boundaryUnbound(request, binding) ?? targetUnbound(request, binding) ?? sharedTimeBound(request, state);
+  if (unbound !== undefined) return E.left(unbound);
+
+  const offer = offerUnmatched(request, state);
+  if (isRefusal(offer)) return E.left(offer);
+
+  const blocked =
+    policyUnsupported(state) ?? crossingPolicyInstalled(state) ?? limitExhausted(state) ?? concurrencyExhausted(state);
+  if (blocked !== undefined) return E.left(blocked);
+
+  const ordinal = state.toolActions.length + 1;
+  return accept({
+    type: 'ToolActionAdmitted',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: toolActionInstanceId(state.portValues.invocation_action_instance_id, ordinal),
+    tool_call_id: request.tool_call_id,
+    admission_ordinal: ordinal,
+    request,
+    offer_binding_id: offer.binding_id,
+  });
+};
+
+const dispatchToolAction = (command: DispatchToolAction, state: InvocationState): Decision => {
+  const port = portClosedOrInactive(state);
+  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('dispatch'));
+  const record = actionUnknown(state, command.actionInstanceId);
+  if (isRefusal(record)) return E.left(record);
+  const conflict = stateConflict(record, 'admitted', 'only an admitted, undispatched action can be dispatched');
+  if (conflict !== undefined) return E.left(conflict);
+  return accept({
+    type: 'ToolActionDispatched',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: record.actionInstanceId,
+  });
+};
+
+const completeToolAction = (command: CompleteToolAction, state: InvocationState): Decision => {
+  const port = portClosedOrInactive(state);
+  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('complete'));
+  const record = actionUnknown(state, command.actionInstanceId);
+  if (isRefusal(record)) return E.left(record);
+  const conflict = stateConflict(record, 'dispatched', 'only a dispatched action can complete; dispatch it first');
+  if (conflict !== undefined || record.phase !== 'dispatched') return E.left(conflict ?? notOpened('complete'));
+  const result = outcomeInvalid(state, record, command.result);
+  if (isRefusal(result)) return E.left(result);
+  return accept({
+    type: 'ToolActionSettled',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: record.actionInstanceId,
+    settlement: 'completed',
+    action_result: result,
+  });
+};
+
+const reportToolActionUnknown = (command: ReportToolActionUnknown, state: InvocationState): Decision => {
+  const port = portClosedOrInactive(state);
+  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('report unknown'));
+  const record = actionUnknown(state, command.actionInstanceId);
+  if (isRefusal(record)) return E.left(record);
+  const conflict = stateConflict(record, 'dispatched', 'effects can only be unknown after dispatch; cancel it instead');
+  if (conflict !== undefined) return E.left(conflict);
+  return accept({
+    type: 'ToolActionSettled',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: record.actionInstanceId,
+    settlement: 'indeterminate',
+    reason: command.reason,
+  });
+};
+
+const cancelToolAction = (command: CancelToolAction, state: InvocationState): Decision => {
+  const port = portClosedOrInactive(state);
+  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('cancel'));
+  const record = actionUnknown(state, command.actionInstanceId);
+  if (isRefusal(record)) return E.left(record);
+  const conflict = stateConflict(record, 'admitted', 'after dispatch, complete it or report unknown');
+  if (conflict !== undefined) return E.left(conflict);
+  return accept({
+    type: 'ToolActionSettled',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: record.actionInstanceId,
+    settlement: 'withheld',
+    reason: 'cancelled',
+  });
+};
+
+/** What was left open settles: undispatched -> withheld, dispatched without outcome -> indeterminate. */
+const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean): InvocationEvent[] => {
+  const events: InvocationEvent[] = [];
+  const invocationId = state.portValues.invocation_action_instance_id;
+  for (const record of state.toolActions) {
+    if (record.phase === 'admitted') {
+      const withheld: ToolActionSettled = {
+        type: 'ToolActionSettled',
+        at,
+        invocation_action_instance_id: invocationId,
+        action_instance_id: record.actionInstanceId,
+        settlement: 'withheld',
+        reason: recovered ? 'recovered' : 'invocation_closed',
+      };
+      events.push(withheld);
+    } else if (record.phase === 'dispatched') {
+      const indeterminate: ToolActionSettled = {
+        type: 'ToolActionSettled',
+        at,
+        invocation_action_instance_id: invocationId,
+        action_instance_id: record.actionInstanceId,
+        settlement: 'indeterminate',
+        reason: recovered
+          ? 'dispatched without outcome when the engine restarted'
+          : 'dispatched without outcome when the invocation returned',
+      };
+      events.push(indeterminate);
+    }
+  }
+  return events;
+};
+
+/** Why the outer result cannot stand for this invocation, or undefined when it can. */
+const outerResultDefect = (state: OpenedInvocation, result: ActionResult): string | undefined => {
+  const port = state.portValues;
+  if (result.action_instance_id !== port.invocation_action_instance_id) {
+    return `action_instance_id ${result.action_instance_id} is not ${port.invocation_action_instance_id}`;
+  }
+  if (result.participant_address !== port.participant_address) {
+    return `participant_address ${result.participant_address} is not ${port.participant_address}`;
+  }
+  if (result.episode_id !== port.episode_id) return `episode_id ${result.episode_id} is not ${port.episode_id}`;
+  if (result.action_contract_address !== state.outerAction.action_contract_address) {
+    return `action_contract_address ${result.action_contract_address} is not ${state.outerAction.action_contract_address}`;
+  }
+  if (result.observation_point !== port.observation_point) {
+    return `observation_point ${result.observation_point} is not ${port.observation_point}`;
+  }
+  return undefined;
+};
+
+const closedEvent = (state: OpenedInvocation, command: CloseInvocation): InvocationClosed => {
+  const base = { at: command.at, invocation_action_instance_id: state.portValues.invocation_action_instance_id };
+  const close = command.close;
+  if (close.outcome === 'threw') {
+    return { type: 'InvocationClosed', at: base.at, invocation_action_instance_id: base.invocation_action_instance_id, recovered: false, outcome: 'threw' };
+  }
+  let reason = close.outcome === 'invalid_result' ? close.reason : undefined;
+  if (close.outcome === 'returned') {
+    const decoded = ActionResultCodec.decode(close.result);
+    if (decoded._tag === 'Right') {
+      const defect = outerResultDefect(state, decoded.right);
+      if (defect === undefined) {
+        return {
+          type: 'InvocationClosed',
+          at: base.at,
+          invocation_action_instance_id: base.invocation_action_instance_id,
+          recovered: false,
+          outcome: 'returned',
+          action_result: decoded.right,
+        };
+      }
+      reason = defect;
+    } else {
+      const first = decoded.left[0];
+      reason = `not a ParticipantActionResultModel: ${first === undefined ? 'no detail' : describeValidationError(first)}`;
+    }
+  }
+  return {
+    type: 'InvocationClosed',
+    at: base.at,
+    invocation_action_instance_id: base.invocation_action_instance_id,
+    recovered: false,
+    outcome: 'invalid_result',
+    reason: reason ?? 'invalid result',
+  };
+};
+
+/**
+ * The invocation returned or threw. A returned result that is not a valid outer result for this
+ * invocation closes it as `invalid_result` (the attempt is consumed) rather than being refused: the
+ * invocation is over either way.
+ */
+const closeInvocation = (command: CloseInvocation, state: InvocationState): Decision => {
+  if (state.status === 'unopened') return E.left(notOpened('close'));
+  const closed = invocationClosed(state);
+  if (closed !== undefined) return E.left(closed);
+  const events = settleLeftovers(state, command.at, false);
+  events.push(closedEvent(state, command));
+  return E.right(events);
+};
+
+const recoverInvocation = (command: RecoverInvocation, state: InvocationState): Decision => {
+  if (state.status === 'unopened') return E.left(notOpened('recover'));
+  const closed = invocationClosed(state);
+  if (closed !== undefined) return E.left(closed);
+  const events = settleLeftovers(state, command.at, true);
+  events.push({
+    type: 'InvocationClosed',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    recovered: true,
+    outcome: 'threw',
+  });
+  return E.right(events);
+};
+
+/** The operator's call: allowed after close, only for an unresolved indeterminate action. */
+const resolveIndeterminateToolAction = (command: ResolveIndeterminateToolAction, state: InvocationState): Decision => {
+  if (state.status === 'unopened') return E.left(notOpened('resolve'));
+  const record = actionUnknown(state, command.actionInstanceId);
+  if (isRefusal(record)) return E.left(record);
+  const conflict = stateConflict(record, 'indeterminate', 'only an unresolved indeterminate action can be resolved');
+  if (conflict !== undefined) return E.left(conflict);
+  return accept({
+    type: 'ToolActionResolved',
+    at: command.at,
+    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    action_instance_id: record.actionInstanceId,
+    effect: command.effect,
+    evidence_ref: command.evidenceRef,
+  });
+};
+
+export const decide = (command: InvocationCommand, state: InvocationState): Decision => {
+  switch (command.type) {
+    case 'OpenInvocation':
+      return openInvocation(command, state);
+    case 'ActivateInvocation':
+      return activateInvocation(command, state);
+    case 'AdmitToolAction':
+      return admitToolAction(command, state);
+    case 'DispatchToolAction':
+      return dispatchToolAction(command, state);
+    case 'CompleteToolAction':
+      return completeToolAction(command, state);
+    case 'ReportToolActionUnknown':
+      return reportToolActionUnknown(command, state);
+    case 'CancelToolAction':
+      return cancelToolAction(command, state);
+    case 'CloseInvocation':
+      return closeInvocation(command, state);
+    case 'RecoverInvocation':
+      return recoverInvocation(command, state);
+    case 'ResolveIndeterminateToolAction':
+      return resolveIndeterminateToolAction(command, state);
+  }
+};

@@ -1,0 +1,34 @@
+import * as t from 'io-ts';
+
+/**
+ * Turns io-ts validation errors into sentences a person can act on:
+ * "expected string at target_addresses.1, got 42".
+ */
+const describeValue = (value: unknown): string => {
+  if (value === undefined) return 'nothing';
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  } catch {
+    return typeof value;
+  }
+};
+
+const pathOf = (context: t.Context): string => {
+  const keys: string[] = [];
+  for (const entry of context) {
+    // the root entry has an empty key; union members repeat their index key as numbers we keep
+    if (entry.key !== '') keys.push(entry.key);
+  }
+  return keys.length === 0 ? '(root)' : keys.join('.');
+};
+
+export const describeValidationError = (error: t.ValidationError): string => {
+  if (error.message !== undefined) return error.message;
+  const last = error.context[error.context.length - 1];
+  const expected = last === undefined ? 'a value' : last.type.name;
+  return `expected ${expected} at ${pathOf(error.context)}, got ${describeValue(error.value)}`;
+};
+
+export const describeValidationErrors = (errors: t.Errors): string =>
+  errors.map(describeValidationError).join('; ');

@@ -1,0 +1,254 @@
+import { indexAdmissionContext } from './admission-index';
+import type {
+  InvocationClosed,
+  InvocationEvent,
+  ToolActionAdmitted,
+  ToolActionDispatched,
+  ToolActionResolved,
+  ToolActionSettled,
+} from './events';
+import type {
+  InvocationClosure,
+  InvocationLifecycle,
+  InvocationState,
+  OpenedInvocation,
+  SettledToolAction,
+  ToolActionRecord,
+  ToolActionSettlement,
+  UnopenedInvocation,
+} from './state';
+
+const UNOPENED: UnopenedInvocation = { status: 'unopened' };
+
+export const initialState = (): InvocationState => UNOPENED;
+
+/** A copy of an opened invocation with the parts that change replaced (a literal, no spread). */
+const nextOpened = (
+  state: OpenedInvocation,
+  lifecycle: InvocationLifecycle,
+  toolActions: readonly ToolActionRecord[],
+  positionByToolCallId: ReadonlyMap<string, number>,
+  positionByActionId: ReadonlyMap<string, number>,
+  openCount: number,
+  unresolvedIndeterminateCount: number,
+): OpenedInvocation => ({
+  status: 'opened',
+  openedAt: state.openedAt,
+  portValues: state.portValues,
+  outerAction: state.outerAction,
+  admissionContext: state.admissionContext,
+  index: state.index,
+  lifecycle,
+  toolActions,
+  positionByToolCallId,
+  positionByActionId,
+  openCount,
+  unresolvedIndeterminateCount,
+});
+
+const replaceAt = (
+  actions: readonly ToolActionRecord[],
+  position: number,
+  record: ToolActionRecord,
+): readonly ToolActionRecord[] => {
+  const copy = actions.slice();
+  copy[position] = record;
+  return copy;
+};
+
+const evolveAdmitted = (state: OpenedInvocation, event: ToolActionAdmitted): OpenedInvocation => {
+  const position = state.toolActions.length;
+  const actions = state.toolActions.slice();
+  actions.push({
+    phase: 'admitted',
+    actionInstanceId: event.action_instance_id,
+    toolCallId: event.tool_call_id,
+    admissionOrdinal: event.admission_ordinal,
+    request: event.request,
+    offerBindingId: event.offer_binding_id,
+    admittedAt: event.at,
+  });
+  return nextOpened(
+    state,
+    state.lifecycle,
+    actions,
+    new Map(state.positionByToolCallId).set(event.tool_call_id, position),
+    new Map(state.positionByActionId).set(event.action_instance_id, position),
+    state.openCount + 1,
+    state.unresolvedIndeterminateCount,
+  );
+};
+
+const evolveDispatched = (state: OpenedInvocation, event: ToolActionDispatched): OpenedInvocation => {
+  const position = state.positionByActionId.get(event.action_instance_id);
+  const current = position === undefined ? undefined : state.toolActions[position];
+  if (position === undefined || current === undefined) return state;
+  return nextOpened(
+    state,
+    state.lifecycle,
+    replaceAt(state.toolActions, position, {
+      phase: 'dispatched',
+      actionInstanceId: current.actionInstanceId,
+      toolCallId: current.toolCallId,
+      admissionOrdinal: current.admissionOrdinal,
+      request: current.request,
+      offerBindingId: current.offerBindingId,
+      admittedAt: current.admittedAt,
+      dispatchedAt: event.at,
+    }),
+    state.positionByToolCallId,
+    state.positionByActionId,
+    state.openCount,
+    state.unresolvedIndeterminateCount,
+  );
+};
+
+const settlementOf = (event: ToolActionSettled): ToolActionSettlement => {
+  switch (event.settlement) {
+    case 'completed':
+      return { kind: 'completed', actionResult: event.action_result };
+    case 'withheld':
+      return { kind: 'withheld', reason: event.reason };
+    case 'indeterminate':
+      return { kind: 'indeterminate', reason: event.reason };
+  }
+};
+
+const evolveSettled = (state: OpenedInvocation, event: ToolActionSettled): OpenedInvocation => {
+  const position = state.positionByActionId.get(event.action_instance_id);
+  const current = position === undefined ? undefined : state.toolActions[position];
+  if (position === undefined || current === undefined || current.phase === 'settled') return state;
+  const settled: SettledToolAction = {
+    phase: 'settled',
+    actionInstanceId: current.actionInstanceId,
+    toolCallId: current.toolCallId,
+    admissionOrdinal: current.admissionOrdinal,
+    request: current.request,
+    offerBindingId: current.offerBindingId,
+    admittedAt: current.admittedAt,
+    dispatchedAt: current.phase === 'dispatched' ? current.dispatchedAt : null,
+    settledAt: event.at,
+    settlement: settlementOf(event),
+    resolution: null,
+  };
+  return nextOpened(
+    state,
+    state.lifecycle,
+    replaceAt(state.toolActions, position, settled),
+    state.positionByToolCallId,
+    state.positionByActionId,
+    state.openCount - 1,
+    state.unresolvedIndeterminateCount + (event.settlement === 'indeterminate' ? 1 : 0),
+  );
+};
+
+const evolveResolved = (state: OpenedInvocation, event: ToolActionResolved): OpenedInvocation => {
+  const position = state.positionByActionId.get(event.action_instance_id);
+  const current = position === undefined ? undefined : state.toolActions[position];
+  if (position === undefined || current === undefined || current.phase !== 'settled') return state;
+  if (current.settlement.kind !== 'indeterminate' || current.resolution !== null) return state;
+  return nextOpened(
+    state,
+    state.lifecycle,
+    replaceAt(state.toolActions, position, {
+      phase: 'settled',
+      actionInstanceId: current.actionInstanceId,
+      toolCallId: current.toolCallId,
+      admissionOrdinal: current.admissionOrdinal,
+      request: current.request,
+      offerBindingId: current.offerBindingId,
+      admittedAt: current.admittedAt,
+      dispatchedAt: current.dispatchedAt,
+      settledAt: current.settledAt,
+      settlement: current.settlement,
+      resolution: { effect: event.effect, evidenceRef: event.evidence_ref, resolvedAt: event.at },
+    }),
+    state.positionByToolCallId,
+    state.positionByActionId,
+    state.openCount,
+    state.unresolvedIndeterminateCount - 1,
+  );
+};
+
+const closureOf = (event: InvocationClosed): InvocationClosure => {
+  switch (event.outcome) {
+    case 'returned':
+      return { outcome: 'returned', actionResult: event.action_result };
+    case 'threw':
+      return { outcome: 'threw' };
+    case 'invalid_result':
+      return { outcome: 'invalid_result', reason: event.reason };
+  }
+};
+
+const evolveClosed = (state: OpenedInvocation, event: InvocationClosed): OpenedInvocation =>
+  nextOpened(
+    state,
+    {
+      status: 'closed',
+      activatedAt: state.lifecycle.status === 'inactive' ? null : state.lifecycle.activatedAt,
+      closedAt: event.at,
+      closure: closureOf(event),
+      recovered: event.recovered,
+    },
+    state.toolActions,
+    state.positionByToolCallId,
+    state.positionByActionId,
+    state.openCount,
+    state.unresolvedIndeterminateCount,
+  );
+
+/**
+ * Folds one event into the state. Events were decided against the state they follow, so evolve
+ * trusts them; an event that does not fit (a stream written by something else) leaves the state as
+ * it is rather than inventing one.
+ */
+export const evolve = (state: InvocationState, event: InvocationEvent): InvocationState => {
+  if (event.type === 'InvocationOpened') {
+    if (state.status !== 'unopened') return state;
+    return {
+      status: 'opened',
+      openedAt: event.at,
+      portValues: event.port_values,
+      outerAction: event.outer_action,
+      admissionContext: event.admission_context,
+      index: indexAdmissionContext(event.admission_context),
+      lifecycle: { status: 'inactive' },
+      toolActions: [],
+      positionByToolCallId: new Map(),
+      positionByActionId: new Map(),
+      openCount: 0,
+      unresolvedIndeterminateCount: 0,
+    };
+  }
+  if (state.status === 'unopened') return state;
+  switch (event.type) {
+    case 'InvocationActivated':
+      if (state.lifecycle.status !== 'inactive') return state;
+      return nextOpened(
+        state,
+        { status: 'active', activatedAt: event.at },
+        state.toolActions,
+        state.positionByToolCallId,
+        state.positionByActionId,
+        state.openCount,
+        state.unresolvedIndeterminateCount,
+      );
+    case 'ToolActionAdmitted':
+      return evolveAdmitted(state, event);
+    case 'ToolActionDispatched':
+      return evolveDispatched(state, event);
+    case 'ToolActionSettled':
+      return evolveSettled(state, event);
+    case 'InvocationClosed':
+      return evolveClosed(state, event);
+    case 'ToolActionResolved':
+      return evolveResolved(state, event);
+  }
+};
+
+export const foldInvocationEvents = (events: readonly InvocationEvent[]): InvocationState => {
+  let state = initialState();
+  for (const event of events) state = evolve(state, event);
+  return state;
+};

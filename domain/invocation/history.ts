@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import type { ActionResult } from './action-result';
+import type { InvocationEvent, Settlement } from './events';
+import { foldInvocationEvents } from './evolve';
+import type { InvocationState, OpenedInvocation, SettledToolAction } from './state';
+
+/**
+ * The RAES behavior history a closed invocation yields (SPEC.md section 6): one triple per settled
+ * tool action in admission order, then the outer action's triple when the invocation returned a valid
+ * result. Shapes follow raes/schemas/participant-behavior-history-event-stream-v1.json; tool-action
+ * events add `invocation_tool_context` (schemas/invocation-behavior-history-event-stream-v1.json).
+ */
+
+export interface InvocationToolContext {
+  readonly invocation_action_instance_id: string;
+  readonly invocation_action_contract_address: string;
+  readonly tool_affordance_address: string;
+  readonly tool_call_id: string;
+  readonly admission_ordinal: number;
+  readonly settlement: Settlement;
+  readonly execution_scope_ref: string;
+  readonly execution_generation: number;
+}
+
+export type HistoryEventType = 'action_attempted' | 'state_transition_recorded' | 'observation_emitted';
+
+export interface BehaviorHistoryEvent {
+  readonly event_type: HistoryEventType;
+  readonly timestamp: string;
+  readonly participant_address: string;
+  readonly episode_id: string;
+  readonly action_instance_id: string;
+  readonly action_contract_address: string;
+  readonly lifecycle_phase: 'execution_attempt' | 'state_update_commit' | 'observation_emission';
+  readonly actor_provenance: string | null;
+  readonly state_transition_kind: string | null;
+  readonly post_state_digest: string | null;
+  readonly observation_boundary_address: string | null;
+  readonly observation_status: 'terminal' | 'orphaned_action' | null;
+  readonly action_result: ActionResult | null;
+  readonly details: { readonly evidence_refs?: readonly string[] };
+  /** Present on tool-action events only. */
+  readonly invocation_tool_context?: InvocationToolContext;
+}
+
+const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+/** Each digest chains the previous one, so it names the whole state after the action. */
+const nextDigest = (previous: string, actionInstanceId: string, result: ActionResult): string =>
+  sha256(
+    JSON.stringify([
+      previous,
+      actionInstanceId,
+      result.status,
+      result.failure_class ?? null,
+      result.evidence_refs ?? [],
+    ]),
+  );
+
+/** The typed outcome a settled tool action records: its own when completed, else one stated for it. */
+const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): ActionResult => {
+  const settlement = action.settlement;
+  if (settlement.kind === 'completed') return settlement.actionResult;
+  const indeterminate = settlement.kind === 'indeterminate';
+  const result: {
+    status: ActionResult['status'];
+    participant_address: string;
+    episode_id: string;
+    action_instance_id: string;
+    action_contract_address: string;
+    observation_point: string;
+    failure_class: ActionResult['failure_class'];
+    diagnostics?: readonly string[];
+  } = {
+    status: indeterminate ? 'unknown' : 'withheld',
+    participant_address: state.portValues.participant_address,
+    episode_id: state.portValues.episode_id,
+    action_instance_id: action.actionInstanceId,
+    action_contract_address: action.request.action_contract_address,
+    observation_point: state.portValues.observation_point,
+    failure_class: indeterminate ? 'unknown' : null,
+  };
+  const reason = settlement.reason;
+  if (reason.length > 0) result.diagnostics = [reason];
+  return result;
+};
+
+const evidenceDetails = (result: ActionResult): BehaviorHistoryEvent['details'] =>
+  result.evidence_refs === undefined || result.evidence_refs.length === 0 ? {} : { evidence_refs: result.evidence_refs };
+
+interface TripleInput {
+  readonly actionInstanceId: string;
+  readonly actionContractAddress: string;
+  readonly boundary: string;
+  readonly attemptedAt: string;
+  readonly settledAt: string;
+  readonly transitionKind: string;
+  readonly observationStatus: 'terminal' | 'orphaned_action';
+  readonly result: ActionResult;
+  readonly digest: string;
+  readonly context: InvocationToolContext | undefined;
+}
+
+const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEvent[] => {
+  const participant = state.portValues.participant_address;
+  const episode = state.portValues.episode_id;
+  const withContext = <T extends BehaviorHistoryEvent>(event: T): BehaviorHistoryEvent =>
+    input.context === undefined
+      ? event
+      : {
+          event_type: event.event_type,
+          timestamp: event.timestamp,
+          participant_address: event.participant_address,
+          episode_id: event.episode_id,
+          action_instance_id: event.action_instance_id,
+          action_contract_address: event.action_contract_address,
+          lifecycle_phase: event.lifecycle_phase,
+          actor_provenance: event.actor_provenance,
+          state_transition_kind: event.state_transition_kind,
+          post_state_digest: event.post_state_digest,
+          observation_boundary_address: event.observation_boundary_address,
+          observation_status: event.observation_status,
+          action_result: event.action_result,
+          details: event.details,
+          invocation_tool_context: input.context,
+        };
+  return [
+    withContext({
+      event_type: 'action_attempted',
+      timestamp: input.attemptedAt,
+      participant_address: participant,
+      episode_id: episode,
+      action_instance_id: input.actionInstanceId,
+      action_contract_address: input.actionContractAddress,
+      lifecycle_phase: 'execution_attempt',
+      actor_provenance: state.outerAction.actor_provenance,
+      state_transition_kind: null,
+      post_state_digest: null,
+      observation_boundary_address: null,
+      observation_status: null,
+      action_result: null,
+      details: {},
+    }),
+    withContext({
+      event_type: 'state_transition_recorded',
+      timestamp: input.settledAt,
+      participant_address: participant,
+      episode_id: episode,
+      action_instance_id: input.actionInstanceId,
+      action_contract_address: input.actionContractAddress,
+      lifecycle_phase: 'state_update_commit',
+      actor_provenance: null,
+      state_transition_kind: input.transitionKind,
+      post_state_digest: input.digest,
+      observation_boundary_address: null,
+      observation_status: null,
+      action_result: null,
+      details: {},
+    }),
+    withContext({
+      event_type: 'observation_emitted',
+      timestamp: input.settledAt,
+      participant_address: participant,
+      episode_id: episode,
+      action_instance_id: input.actionInstanceId,
+      action_contract_address: input.actionContractAddress,
+      lifecycle_phase: 'observation_emission',
+      actor_provenance: null,
+      state_transition_kind: null,
+      post_state_digest: input.digest,
+      observation_boundary_address: input.boundary,
+      observation_status: input.observationStatus,
+      action_result: input.result,
+      details: evidenceDetails(input.result),
+    }),
+  ];
+};
+
+const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent[] => {
+  if (state.lifecycle.status !== 'closed') return [];
+  const port = state.portValues;
+  const events: BehaviorHistoryEvent[] = [];
+  let digest = sha256(port.invocation_action_instance_id);
+  for (const action of state.toolActions) {
+    if (action.phase !== 'settled') continue;
+    const result = toolActionResult(state, action);
+    digest = nextDigest(digest, action.actionInstanceId, result);
+    const settlement = action.settlement.kind;
+    for (const event of triple(state, {
+      actionInstanceId: action.actionInstanceId,
+      actionContractAddress: action.request.action_contract_address,
+      boundary: action.request.observation_boundary_address,
+      attemptedAt: action.admittedAt,
+      settledAt: action.settledAt,
+      transitionKind: `tool-action-${settlement}`,
+      observationStatus: settlement === 'indeterminate' ? 'orphaned_action' : 'terminal',
+      result,
+      digest,
+      context: {
+        invocation_action_instance_id: port.invocation_action_instance_id,
+        invocation_action_contract_address: state.outerAction.action_contract_address,
+        tool_affordance_address: action.request.tool_affordance_address,
+        tool_call_id: action.toolCallId,
+        admission_ordinal: action.admissionOrdinal,
+        settlement,
+        execution_scope_ref: port.execution_scope_ref,
+        execution_generation: port.execution_generation,
+      },
+    })) {
+      events.push(event);
+    }
+  }
+  const closure = state.lifecycle.closure;
+  if (closure.outcome === 'returned' && !state.lifecycle.recovered) {
+    const result = closure.actionResult;
+    digest = nextDigest(digest, port.invocation_action_instance_id, result);
+    for (const event of triple(state, {
+      actionInstanceId: port.invocation_action_instance_id,
+      actionContractAddress: state.outerAction.action_contract_address,
+      boundary: state.outerAction.observation_boundary_address,
+      attemptedAt: state.lifecycle.activatedAt ?? state.openedAt,
+      settledAt: state.lifecycle.closedAt,
+      transitionKind: 'invocation-returned',
+      observationStatus: 'terminal',
+      result,
+      digest,
+      context: undefined,
+    })) {
+      events.push(event);
+    }
+  }
+  return events;
+};
+
+/**
+ * The behavior history of a closed invocation, from its state or its events. An invocation that is
+ * not closed yet has no history: tool history commits with the enclosing scheduler operation.
+ */
+export const invocationHistory = (
+  source: InvocationState | readonly InvocationEvent[],
+): readonly BehaviorHistoryEvent[] => {
+  const state = Array.isArray(source) ? foldInvocationEvents(source) : (source as InvocationState);
+  return state.status === 'opened' ? historyOfClosed(state) : [];
+};

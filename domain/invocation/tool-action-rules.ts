@@ -1,0 +1,89 @@
+import type * as t from 'io-ts';
+import { ActionResultCodec, TERMINAL_TOOL_STATUSES, evidenceRefsOf, type ActionResult } from './action-result';
+import { describeValidationError } from './decode-errors';
+import { refusal, type Refusal } from './refusal-codes';
+import type { DispatchedToolAction, OpenedInvocation, ToolActionRecord } from './state';
+
+/**
+ * The rules of the calls that follow an admission (dispatch, complete, report unknown, cancel,
+ * resolve): one function per refusal code.
+ */
+
+export const actionUnknown = (state: OpenedInvocation, actionInstanceId: string): ToolActionRecord | Refusal => {
+  const position = state.positionByActionId.get(actionInstanceId);
+  const record = position === undefined ? undefined : state.toolActions[position];
+  return record ?? refusal('action_unknown', `no tool action ${actionInstanceId} was admitted in this invocation`);
+};
+
+/** The call needs the action in `expected`; anything else is a state conflict, with what to do instead. */
+export const stateConflict = (
+  record: ToolActionRecord,
+  expected: 'admitted' | 'dispatched' | 'indeterminate',
+  hint: string,
+): Refusal | undefined => {
+  const holds =
+    expected === 'indeterminate'
+      ? record.phase === 'settled' && record.settlement.kind === 'indeterminate' && record.resolution === null
+      : record.phase === expected;
+  if (holds) return undefined;
+  const now =
+    record.phase === 'settled'
+      ? `settled ${record.settlement.kind}${record.resolution === null ? '' : ' and resolved'}`
+      : record.phase;
+  return refusal('state_conflict', `tool action ${record.actionInstanceId} is ${now}: ${hint}`);
+};
+
+const declaredEvidence = (state: OpenedInvocation, action: DispatchedToolAction): ReadonlySet<string> => {
+  const declared = new Set<string>();
+  const boundary = state.index.boundaryEvidence.get(action.request.observation_boundary_address);
+  if (boundary !== undefined) for (const ref of boundary) declared.add(ref);
+  const offer = state.index.offersById.get(action.offerBindingId);
+  if (offer !== undefined) for (const ref of offer.evidence_refs) declared.add(ref);
+  return declared;
+};
+
+const outcomeDefect = (state: OpenedInvocation, action: DispatchedToolAction, result: ActionResult): string | undefined => {
+  if (!TERMINAL_TOOL_STATUSES.has(result.status)) {
+    return `status ${result.status} is not terminal (succeeded, failed, partial_success or rejected)`;
+  }
+  const port = state.portValues;
+  if (result.participant_address !== port.participant_address) {
+    return `participant_address ${result.participant_address} is not ${port.participant_address}`;
+  }
+  if (result.episode_id !== port.episode_id) return `episode_id ${result.episode_id} is not ${port.episode_id}`;
+  if (result.action_instance_id !== action.actionInstanceId) {
+    return `action_instance_id ${result.action_instance_id} is not ${action.actionInstanceId}`;
+  }
+  if (result.action_contract_address !== action.request.action_contract_address) {
+    return `action_contract_address ${result.action_contract_address} is not ${action.request.action_contract_address}`;
+  }
+  if (result.observation_point !== port.observation_point) {
+    return `observation_point ${result.observation_point} is foreign to this invocation (${port.observation_point})`;
+  }
+  const declared = declaredEvidence(state, action);
+  for (const ref of evidenceRefsOf(result)) {
+    if (state.index.withheldRefs.has(ref)) return `evidence ref ${ref} is withheld by the exposure policy`;
+    if (!declared.has(ref)) return `evidence ref ${ref} is not declared by the boundary or the offer`;
+  }
+  return undefined;
+};
+
+/** A completed outcome must be well formed, terminal, about this action, and carry only declared evidence. */
+export const outcomeInvalid = (
+  state: OpenedInvocation,
+  action: DispatchedToolAction,
+  raw: unknown,
+): ActionResult | Refusal => {
+  const decoded = ActionResultCodec.decode(raw);
+  const defect =
+    decoded._tag === 'Left'
+      ? `the outcome is not a ParticipantActionResultModel (${describeFirst(decoded.left)})`
+      : outcomeDefect(state, action, decoded.right);
+  if (defect === undefined && decoded._tag === 'Right') return decoded.right;
+  return refusal('outcome_invalid', `${defect ?? 'invalid outcome'}; the action stays dispatched: report unknown instead`);
+};
+
+const describeFirst = (errors: t.Errors): string => {
+  const first = errors[0];
+  return first === undefined ? 'no detail' : describeValidationError(first);
+};
