@@ -1,0 +1,25 @@
+import { WrongExpectedVersionError } from '@eventstore/db-client';
+import { describeError, storageFailure, type ExpectedRevision, type StorageFailure, type VersionConflict } from '../port';
+
+/**
+ * The one place client errors become port results: a wrong expected version is a conflict the
+ * command handler retries; anything else (unavailable, not leader, deadline, access denied...) is a
+ * storage failure the engine reports as `ledger_unavailable`.
+ */
+export const fromEsdbError = (
+  error: unknown,
+  stream: string,
+  expected: ExpectedRevision,
+  doing: string,
+): VersionConflict | StorageFailure => {
+  if (error instanceof WrongExpectedVersionError) {
+    const actual = error.actualVersion;
+    return {
+      kind: 'version_conflict',
+      stream,
+      expected,
+      actual: typeof actual === 'bigint' ? actual : 'no_stream',
+    };
+  }
+  return storageFailure(`EventStoreDB: ${doing} failed: ${describeError(error)}`);
+};

@@ -1,0 +1,6 @@
+export * from './port';
+export * from './config';
+export { openEventStore, type EventStoreOpened } from './open-event-store';
+export { MemoryEventStore } from './memory/memory-event-store';
+export { SqliteEventStore, openSqliteEventStore, DEFAULT_SQLITE_PATH } from './sqlite/sqlite-event-store';
+export { EventStoreDbEventStore, openEventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';

@@ -1,0 +1,120 @@
+import { startCatchUpSubscription } from '../catch-up-subscription';
+import { satisfiesExpectedRevision } from '../expected-revision';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  JsonObject,
+  JsonValue,
+  ReadAllOptions,
+  ReadResult,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../port';
+import { MemoryCheckpointStore } from './memory-checkpoint-store';
+
+type MemoryStream = { readonly events: RecordedEvent[]; readonly revisionById: Map<string, number> };
+
+/** An event store in process memory, with the same rules as the durable ones; for tests. */
+export class MemoryEventStore implements EventStore {
+  readonly checkpoints = new MemoryCheckpointStore();
+  private readonly log: RecordedEvent[] = [];
+  private readonly streams = new Map<string, MemoryStream>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    const existing = this.streams.get(stream);
+    const current = existing === undefined || existing.events.length === 0 ? 'no_stream' : BigInt(existing.events.length - 1);
+    const first = events[0];
+    if (existing !== undefined && first !== undefined && existing.revisionById.has(first.id)) {
+      return this.reappended(stream, existing, events, options);
+    }
+    if (!satisfiesExpectedRevision(options.expectedRevision, current)) {
+      return { kind: 'version_conflict', stream, expected: options.expectedRevision, actual: current };
+    }
+    const target = existing ?? { events: [], revisionById: new Map<string, number>() };
+    if (existing === undefined) this.streams.set(stream, target);
+    const recordedAt = this.now();
+    for (const event of events) {
+      const revision = target.events.length;
+      const recorded: RecordedEvent = {
+        id: event.id,
+        type: event.type,
+        data: JSON.parse(JSON.stringify(event.data)) as JsonValue,
+        metadata: event.metadata === undefined ? undefined : (JSON.parse(JSON.stringify(event.metadata)) as JsonObject),
+        stream,
+        revision: BigInt(revision),
+        position: BigInt(this.log.length + 1),
+        recordedAt,
+      };
+      target.events.push(recorded);
+      target.revisionById.set(event.id, revision);
+      this.log.push(recorded);
+    }
+    const last = target.events[target.events.length - 1];
+    queueMicrotask(() => this.listeners.forEach((listener) => listener()));
+    return {
+      kind: 'appended',
+      nextExpectedRevision: last === undefined ? -1n : last.revision,
+      lastPosition: last === undefined ? 0n : last.position,
+    };
+  }
+
+  /** Same ids again: the earlier append's result when every id follows in order, a conflict otherwise. */
+  private reappended(
+    stream: string,
+    existing: MemoryStream,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): AppendResult {
+    const start = existing.revisionById.get(events[0]!.id)!;
+    for (let index = 0; index < events.length; index += 1) {
+      if (existing.revisionById.get(events[index]!.id) !== start + index) {
+        return {
+          kind: 'version_conflict',
+          stream,
+          expected: options.expectedRevision,
+          actual: BigInt(existing.events.length - 1),
+        };
+      }
+    }
+    const last = existing.events[start + events.length - 1]!;
+    return { kind: 'appended', nextExpectedRevision: last.revision, lastPosition: last.position };
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
+    const events = this.streams.get(stream)?.events ?? [];
+    const from = Number(options?.fromRevision ?? 0n);
+    const to = options?.maxCount === undefined ? events.length : from + options.maxCount;
+    return { kind: 'read', events: events.slice(from, to) };
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<ReadResult> {
+    const from = Number(options?.after ?? 0n);
+    const to = options?.maxCount === undefined ? this.log.length : from + options.maxCount;
+    return { kind: 'read', events: this.log.slice(from, to) };
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    return startCatchUpSubscription(
+      {
+        readAll: (readOptions) => this.readAll(readOptions),
+        checkpoints: this.checkpoints,
+        onAppended: (listener) => {
+          this.listeners.add(listener);
+          return () => this.listeners.delete(listener);
+        },
+      },
+      options,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { startCatchUpSubscription } from '../catch-up-subscription';
+import {
+  describeError,
+  storageFailure,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type JsonObject,
+  type JsonValue,
+  type ReadAllOptions,
+  type ReadResult,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StorageFailure,
+  type SubscribeOptions,
+  type Subscription,
+} from '../port';
+import { GroupCommitWriter } from './group-commit';
+import { prepareDatabase } from './schema';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
+
+export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
+
+export type SqliteEventStoreOptions = {
+  readonly path: string;
+  /** How long a writer waits for another process's write lock before the append fails. */
+  readonly busyTimeoutMs?: number;
+  /** How often subscriptions look for events appended by other processes. */
+  readonly pollIntervalMs?: number;
+};
+
+type EventRow = {
+  position: number;
+  stream: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string | null;
+  recorded_at: number;
+};
+
+const COLUMNS = 'position, stream, revision, id, type, data, metadata, recorded_at';
+const NO_LIMIT = -1;
+
+const toRecordedEvent = (row: EventRow): RecordedEvent => ({
+  id: row.id,
+  type: row.type,
+  data: JSON.parse(row.data) as JsonValue,
+  metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as JsonObject),
+  stream: row.stream,
+  revision: BigInt(row.revision),
+  position: BigInt(row.position),
+  recordedAt: new Date(row.recorded_at),
+});
+
+/** The embedded default store: one SQLite file, group-committed appends, several processes allowed. */
+export class SqliteEventStore implements EventStore {
+  readonly kind = 'sqlite' as const;
+  readonly checkpoints: SqliteCheckpointStore;
+  private readonly writer: GroupCommitWriter;
+  private readonly listeners = new Set<() => void>();
+  private readonly selectStream: Statement<[string, number, number], EventRow>;
+  private readonly selectAll: Statement<[number, number], EventRow>;
+  private closed = false;
+
+  /** `database` is the store's connection: projections create their read-model tables in it. */
+  constructor(
+    readonly database: Database,
+    private readonly pollIntervalMs: number,
+  ) {
+    this.checkpoints = new SqliteCheckpointStore(database);
+    this.writer = new GroupCommitWriter(database, () => this.listeners.forEach((listener) => listener()));
+    this.selectStream = database.prepare<[string, number, number], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+    );
+    this.selectAll = database.prepare<[number, number], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+    );
+  }
+
+  append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    if (this.closed) return Promise.resolve(storageFailure(`the SQLite event store is closed`));
+    return this.writer.enqueue(stream, events, options.expectedRevision);
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
+    try {
+      const rows = this.selectStream.all(stream, Number(options?.fromRevision ?? 0n), options?.maxCount ?? NO_LIMIT);
+      return { kind: 'read', events: rows.map(toRecordedEvent) };
+    } catch (error) {
+      return storageFailure(`reading stream '${stream}' failed: ${describeError(error)}`);
+    }
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<ReadResult> {
+    try {
+      const rows = this.selectAll.all(Number(options?.after ?? 0n), options?.maxCount ?? NO_LIMIT);
+      return { kind: 'read', events: rows.map(toRecordedEvent) };
+    } catch (error) {
+      return storageFailure(`reading all events failed: ${describeError(error)}`);
+    }
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    return startCatchUpSubscription(
+      {
+        readAll: (readOptions) => this.readAll(readOptions),
+        checkpoints: this.checkpoints,
+        onAppended: (listener) => {
+          this.listeners.add(listener);
+          return () => this.listeners.delete(listener);
+        },
+        pollIntervalMs: this.pollIntervalMs,
+      },
+      options,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.writer.flush();
+    this.listeners.clear();
+    this.database.close();
+  }
+}
+
+/** Opens (creating it and its folder when missing) the SQLite file at `options.path`. */
+export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
+  try {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    const database = new BetterSqlite3(options.path);
+    prepareDatabase(database, options.busyTimeoutMs ?? 5000);
+    return new SqliteEventStore(database, options.pollIntervalMs ?? 200);
+  } catch (error) {
+    return storageFailure(`opening the SQLite event store at '${options.path}' failed: ${describeError(error)}`);
+  }
+};

@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openSqliteEventStore } from '../../../../adapters/event-store/sqlite/sqlite-event-store';
+import { describeEventStoreContract } from '../support/event-store-contract';
+import { makeTempDir, type TempDir } from '../support/temp-dir';
+import { openSqliteOrThrow } from './open-sqlite';
+
+let dir: TempDir | undefined;
+const file = () => join(dir!.path, 'nested', 'events.sqlite');
+
+describeEventStoreContract('sqlite', {
+  open: async () => {
+    dir = makeTempDir('sqlite-contract');
+    return openSqliteOrThrow(file());
+  },
+  reopen: async (previous) => {
+    await previous.close();
+    return openSqliteOrThrow(file());
+  },
+  dispose: async () => dir?.remove(),
+});
+
+describe('sqlite event store', () => {
+  let temp: TempDir;
+  beforeEach(() => {
+    temp = makeTempDir('sqlite');
+  });
+  afterEach(() => temp.remove());
+
+  it('runs in WAL mode with synchronous=FULL and a busy timeout', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    // 2 is FULL
+    expect(store.database.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.database.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('rejects a second row at the same stream revision in the schema itself', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    await store.append('s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    expect(() =>
+      store.database
+        .prepare("INSERT INTO events (stream, revision, id, type, data, recorded_at) VALUES ('s', 0, 'b', 'T', '{}', 0)")
+        .run(),
+    ).toThrow(/UNIQUE/);
+    await store.close();
+  });
+
+  it('commits appends made in the same turn in one transaction', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        store.append(`batch-${index}`, [{ id: 'x', type: 'T', data: {} }], { expectedRevision: 'no_stream' }),
+      ),
+    );
+    expect(results.every((r) => r.kind === 'appended')).toBe(true);
+    // A flush stamps its transaction once: one timestamp and consecutive positions mean one transaction.
+    const rows = store.database
+      .prepare("SELECT position, recorded_at FROM events WHERE stream LIKE 'batch-%' ORDER BY position")
+      .all() as { position: number; recorded_at: number }[];
+    expect(new Set(rows.map((r) => r.recorded_at)).size).toBe(1);
+    expect(rows[rows.length - 1]!.position - rows[0]!.position).toBe(19);
+    await store.close();
+  });
+
+  it('reports a storage failure, not an exception, when the database cannot be written', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    store.database.exec(
+      "CREATE TEMP TRIGGER refuse AFTER INSERT ON events WHEN NEW.stream = 'broken' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+    );
+    const [broken, fine] = await Promise.all([
+      store.append('broken', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'any' }),
+      store.append('fine', [{ id: 'b', type: 'T', data: {} }], { expectedRevision: 'any' }),
+    ]);
+    expect(broken).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining('disk says no') });
+    expect(fine.kind).toBe('appended');
+    await store.close();
+  });
+
+  it('fails to open with a storage failure naming the path', () => {
+    const blocked = join(temp.path, 'file');
+    writeFileSync(blocked, 'not a folder');
+    const opened = openSqliteEventStore({ path: join(blocked, 'events.sqlite') });
+    expect(opened).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining(blocked) });
+  });
+});

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent } from '../../../../adapters/event-store/port';
+import { waitFor } from './wait-for';
+
+/** How a contract run gets a store: `reopen` gives a new store over the same data, as after a restart. */
+export type EventStoreHarness = {
+  readonly open: () => Promise<EventStore>;
+  readonly reopen: (previous: EventStore) => Promise<EventStore>;
+  readonly dispose?: () => Promise<void>;
+};
+
+const event = (id: string, type = 'ThingHappened', data: EventToAppend['data'] = { id }): EventToAppend => ({
+  id,
+  type,
+  data,
+});
+
+const appended = (result: AppendResult) => {
+  if (result.kind !== 'appended') throw new Error(`expected appended, got ${JSON.stringify(result, bigintJson)}`);
+  return result;
+};
+
+const read = (result: ReadResult): readonly RecordedEvent[] => {
+  if (result.kind !== 'read') throw new Error(`expected read, got ${result.reason}`);
+  return result.events;
+};
+
+const bigintJson = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+
+/**
+ * The rules every event store keeps, run against each adapter. Streams are named per test, so the
+ * suite can share a server with other data.
+ */
+export const describeEventStoreContract = (name: string, harness: EventStoreHarness): void => {
+  describe(`${name} event store contract`, () => {
+    let store: EventStore;
+    let prefix: string;
+    const stream = (suffix: string) => `${prefix}-${suffix}`;
+
+    beforeEach(async () => {
+      store = await harness.open();
+      prefix = `contract_${randomUUID().replace(/-/g, '')}`;
+    });
+    afterEach(async () => {
+      await store.close();
+      if (harness.dispose !== undefined) await harness.dispose();
+    });
+
+    describe('ordering', () => {
+      it('gives a new stream revisions from 0 in append order and keeps type, data and metadata', async () => {
+        const first = appended(
+          await store.append(
+            stream('a'),
+            [event('e1'), { id: 'e2', type: 'OtherHappened', data: { n: 2, list: [1, 'x'] }, metadata: { by: 'spec' } }],
+            { expectedRevision: 'no_stream' },
+          ),
+        );
+        expect(first.nextExpectedRevision).toBe(1n);
+        appended(await store.append(stream('a'), [event('e3')], { expectedRevision: 1n }));
+
+        const events = read(await store.readStream(stream('a')));
+        expect(events.map((e) => [e.id, e.revision, e.stream])).toEqual([
+          ['e1', 0n, stream('a')],
+          ['e2', 1n, stream('a')],
+          ['e3', 2n, stream('a')],
+        ]);
+        expect(events[1]).toMatchObject({ type: 'OtherHappened', data: { n: 2, list: [1, 'x'] }, metadata: { by: 'spec' } });
+        expect(events[0]!.metadata).toBeUndefined();
+        expect(events[0]!.recordedAt).toBeInstanceOf(Date);
+        expect(events[0]!.position < events[1]!.position && events[1]!.position < events[2]!.position).toBe(true);
+        expect(events[2]!.position).toBe((await store.append(stream('a'), [event('e3')], { expectedRevision: 1n }) as { lastPosition: bigint }).lastPosition);
+      });
+
+      it('reads a stream from a revision, a limited count at a time', async () => {
+        appended(await store.append(stream('a'), ['1', '2', '3', '4'].map((n) => event(`e${n}`)), { expectedRevision: 'no_stream' }));
+        const page = read(await store.readStream(stream('a'), { fromRevision: 1n, maxCount: 2 }));
+        expect(page.map((e) => e.id)).toEqual(['e2', 'e3']);
+      });
+
+      it('reads a stream never appended to as empty', async () => {
+        expect(read(await store.readStream(stream('never')))).toEqual([]);
+      });
+    });
+
+    describe('expected revision', () => {
+      it('appends at the exact last revision and reports the actual one on a stale revision', async () => {
+        appended(await store.append(stream('a'), [event('e1'), event('e2')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('a'), [event('e3')], { expectedRevision: 1 }));
+        const stale = await store.append(stream('a'), [event('e4')], { expectedRevision: 1n });
+        expect(stale).toEqual({ kind: 'version_conflict', stream: stream('a'), expected: 1n, actual: 2n });
+      });
+
+      it('refuses no_stream on a stream that exists and stream_exists on one that does not', async () => {
+        appended(await store.append(stream('a'), [event('e1')], { expectedRevision: 'no_stream' }));
+        expect(await store.append(stream('a'), [event('e2')], { expectedRevision: 'no_stream' })).toMatchObject({
+          kind: 'version_conflict',
+          actual: 0n,
+        });
+        expect(await store.append(stream('b'), [event('e3')], { expectedRevision: 'stream_exists' })).toMatchObject({
+          kind: 'version_conflict',
+          actual: 'no_stream',
+        });
+        expect(await store.append(stream('b'), [event('e3')], { expectedRevision: 0n })).toMatchObject({
+          kind: 'version_conflict',
+          actual: 'no_stream',
+        });
+        appended(await store.append(stream('a'), [event('e4')], { expectedRevision: 'stream_exists' }));
+        appended(await store.append(stream('a'), [event('e5')], { expectedRevision: 'any' }));
+        appended(await store.append(stream('c'), [event('e6')], { expectedRevision: 'any' }));
+      });
+
+      it('writes none of the events of a refused multi-event append', async () => {
+        appended(await store.append(stream('a'), [event('e1')], { expectedRevision: 'no_stream' }));
+        await store.append(stream('a'), [event('e2'), event('e3'), event('e4')], { expectedRevision: 5n });
+        expect(read(await store.readStream(stream('a'))).map((e) => e.id)).toEqual(['e1']);
+      });
+
+      it('lets exactly one of several concurrent appends at the same revision through, without failing other streams', async () => {
+        appended(await store.append(stream('a'), [event('base')], { expectedRevision: 'no_stream' }));
+        const racing = Array.from({ length: 8 }, (_, index) =>
+          store.append(stream('a'), [event(`r${index}-1`), event(`r${index}-2`)], { expectedRevision: 0n }),
+        );
+        const bystanders = Array.from({ length: 4 }, (_, index) =>
+          store.append(stream(`other${index}`), [event(`o${index}`)], { expectedRevision: 'no_stream' }),
+        );
+        const results = await Promise.all(racing);
+        expect(results.filter((r) => r.kind === 'appended')).toHaveLength(1);
+        expect(results.filter((r) => r.kind === 'version_conflict')).toHaveLength(7);
+        for (const result of await Promise.all(bystanders)) appended(result);
+        expect(read(await store.readStream(stream('a')))).toHaveLength(3);
+      });
+    });
+
+    describe('idempotent re-append', () => {
+      it('returns the first result again and writes nothing when the same ids are appended again', async () => {
+        const events = [event('e1'), event('e2'), event('e3')];
+        const first = appended(await store.append(stream('a'), events, { expectedRevision: 'no_stream' }));
+        const again = appended(await store.append(stream('a'), events, { expectedRevision: 'no_stream' }));
+        const againAny = appended(await store.append(stream('a'), events, { expectedRevision: 'any' }));
+        expect(again.nextExpectedRevision).toBe(first.nextExpectedRevision);
+        expect(againAny.nextExpectedRevision).toBe(first.nextExpectedRevision);
+        expect(read(await store.readStream(stream('a'))).map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+      });
+
+      it('re-appends a later append idempotently with its own expected revision', async () => {
+        appended(await store.append(stream('a'), [event('e1')], { expectedRevision: 'no_stream' }));
+        const second = appended(await store.append(stream('a'), [event('e2'), event('e3')], { expectedRevision: 0n }));
+        const again = appended(await store.append(stream('a'), [event('e2'), event('e3')], { expectedRevision: 0n }));
+        expect(again.nextExpectedRevision).toBe(second.nextExpectedRevision);
+        expect(read(await store.readStream(stream('a')))).toHaveLength(3);
+      });
+    });
+
+    describe('read all', () => {
+      it('returns events of every stream in the global order they were appended, page by page', async () => {
+        const marker = appended(await store.append(stream('marker'), [event('m')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('a'), [event('a1'), event('a2')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('b'), [event('b1')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('a'), [event('a3')], { expectedRevision: 1n }));
+        appended(await store.append(stream('c'), [event('c1'), event('c2')], { expectedRevision: 'no_stream' }));
+
+        const ours = (events: readonly RecordedEvent[]) => events.filter((e) => e.stream.startsWith(prefix));
+        const all = ours(read(await store.readAll({ after: marker.lastPosition })));
+        expect(all.map((e) => e.id)).toEqual(['a1', 'a2', 'b1', 'a3', 'c1', 'c2']);
+        for (let index = 1; index < all.length; index += 1) {
+          expect(all[index]!.position > all[index - 1]!.position).toBe(true);
+        }
+
+        const paged: RecordedEvent[] = [];
+        let after = marker.lastPosition;
+        for (;;) {
+          const page = read(await store.readAll({ after, maxCount: 2 }));
+          if (page.length === 0) break;
+          paged.push(...ours(page));
+          after = page[page.length - 1]!.position;
+        }
+        expect(paged.map((e) => e.id)).toEqual(all.map((e) => e.id));
+      });
+    });
+
+    describe('catch-up subscription', () => {
+      it('resumes after a restart from its checkpoint without gaps or duplicates', async () => {
+        const seen: string[] = [];
+        const subscriberId = `${prefix}-projection`;
+        const filter = { streamPrefixes: [prefix] };
+        for (let index = 0; index < 5; index += 1) {
+          appended(await store.append(stream(`s${index % 2}`), [event(`before-${index}`)], { expectedRevision: 'any' }));
+        }
+        const first = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
+        await waitFor('the first five events', () => seen.length >= 5);
+        appended(await store.append(stream('s0'), [event('live-1'), event('live-2')], { expectedRevision: 'any' }));
+        await waitFor('the two live events', () => seen.length >= 7);
+        await first.stop();
+        expect(await first.ended).toEqual({ kind: 'stopped' });
+
+        store = await harness.reopen(store);
+        appended(await store.append(stream('s1'), [event('after-1')], { expectedRevision: 'any' }));
+        appended(await store.append(stream('s2'), [event('after-2')], { expectedRevision: 'any' }));
+        const second = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
+        await waitFor('the events appended while stopped', () => seen.length >= 9);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await second.stop();
+
+        expect(seen).toEqual([
+          'before-0', 'before-1', 'before-2', 'before-3', 'before-4', 'live-1', 'live-2', 'after-1', 'after-2',
+        ]);
+      });
+
+      it('delivers only the events its filter lets through', async () => {
+        const seen: string[] = [];
+        appended(await store.append(stream('skip'), [event('x1')], { expectedRevision: 'any' }));
+        appended(await store.append(stream('keep'), [event('k1', 'Kept'), event('x2', 'Dropped')], { expectedRevision: 'any' }));
+        const subscription = store.subscribe({
+          subscriberId: `${prefix}-filtered`,
+          filter: { streamPrefixes: [stream('keep')], eventTypePrefixes: ['Kept'] },
+          handle: (e) => void seen.push(e.id),
+        });
+        appended(await store.append(stream('keep'), [event('k2', 'Kept')], { expectedRevision: 'any' }));
+        await waitFor('both kept events', () => seen.length >= 2);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await subscription.stop();
+        expect(seen).toEqual(['k1', 'k2']);
+      });
+
+      it('does not advance its checkpoint past an event whose handler threw', async () => {
+        const subscriberId = `${prefix}-failing`;
+        const filter = { streamPrefixes: [prefix] };
+        appended(await store.append(stream('a'), [event('ok'), event('boom'), event('later')], { expectedRevision: 'no_stream' }));
+        const seen: string[] = [];
+        const failing = store.subscribe({
+          subscriberId,
+          filter,
+          handle: (e) => {
+            if (e.id === 'boom') throw new Error('handler broke');
+            seen.push(e.id);
+          },
+        });
+        const ended = await failing.ended;
+        expect(ended.kind).toBe('handler_failed');
+        const retried = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
+        await waitFor('the retried events', () => seen.length >= 3);
+        await retried.stop();
+        expect(seen).toEqual(['ok', 'boom', 'later']);
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('stores the position with the work and keeps neither when the work throws', async () => {
+        const subscriberId = `${prefix}-manual`;
+        expect(await store.checkpoints.read(subscriberId)).toEqual({ kind: 'checkpoint', position: undefined });
+        expect(await store.checkpoints.commit(subscriberId, 7n, () => 'done')).toEqual({ kind: 'committed', value: 'done' });
+        await expect(
+          store.checkpoints.commit(subscriberId, 9n, () => {
+            throw new Error('no');
+          }),
+        ).rejects.toThrow('no');
+        expect(await store.checkpoints.read(subscriberId)).toEqual({ kind: 'checkpoint', position: 7n });
+      });
+    });
+  });
+};
