@@ -1,0 +1,15 @@
+import { runCli } from './program';
+
+runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (cause: unknown) => {
+    // Only a defect of the tool itself reaches here; user mistakes are diagnostics.
+    process.stderr.write(`raes-tools: internal error: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);
+    process.exitCode = 70;
+  },
+);
