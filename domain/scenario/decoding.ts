@@ -37,7 +37,8 @@ export const strictObject = <R extends t.Props, O extends t.Props>(
           context: [...context, { key, type: t.never, actual: u[key] }],
           message: `${UNKNOWN_KEY_MARK} "${key}"; allowed keys here: ${allowed}`,
         }));
-      const decoded = base.validate(u, context);
+      // The intersection enters the context so the reporter can drop its member indices from paths.
+      const decoded = base.validate(u, [...context, { key: '', type: base, actual: u }]);
       if (isLeft(decoded)) return t.failures([...unknownKeyErrors, ...decoded.left]);
       return unknownKeyErrors.length > 0 ? t.failures(unknownKeyErrors) : decoded;
     },
@@ -103,7 +104,7 @@ const pathOf = (context: t.Context): string => {
     if (parent === undefined || entry === undefined) continue;
     const parentTag = (parent.type as { _tag?: string })._tag;
     if (parentTag === 'IntersectionType' || parentTag === 'UnionType') continue;
-    keys.push(entry.key);
+    if (entry.key !== '') keys.push(entry.key);
   }
   return keys.length === 0 ? '(document root)' : keys.join('.');
 };
