@@ -180,5 +180,4 @@ describe('shared-time bindings', () => {
     );
     expect(compiled.sharedTimeBoundActions).toEqual([PROBE]);
   });
-
 });
