@@ -1,0 +1,212 @@
+import fc from 'fast-check';
+import {
+  admittedCount,
+  evolve,
+  foldInvocationEvents,
+  InvocationEventCodec,
+  invocationDecider,
+  invocationHistory,
+  openCount,
+  type InvocationCommand,
+  type InvocationEvent,
+  type InvocationState,
+} from '../../../domain/invocation';
+import {
+  CREDENTIALS,
+  PORTAL_HTTP,
+  PORTAL_NODE,
+  activeInvocation,
+  admissionContext,
+  admit,
+  cancel,
+  closeInvalid,
+  closeReturned,
+  closeThrew,
+  complete,
+  dispatch,
+  recover,
+  reportUnknown,
+  request,
+  toolResult,
+} from './fixtures';
+
+/** Properties over random sequences of port calls (issue 2). */
+
+const ORDINALS = fc.integer({ min: 1, max: 7 });
+
+const admitCall = fc
+  .record({
+    toolCallId: fc.constantFrom('c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8'),
+    targets: fc.constantFrom([PORTAL_HTTP], [PORTAL_NODE], [PORTAL_HTTP, PORTAL_NODE]),
+    broken: fc.constantFrom(undefined, 'generation', 'target', 'episode', 'shape'),
+  })
+  .map(({ toolCallId, targets, broken }): InvocationCommand => {
+    const req = { ...request(toolCallId), target_addresses: targets };
+    switch (broken) {
+      case 'generation':
+        return admit({ ...req, execution_generation: 4 });
+      case 'target':
+        return admit({ ...req, target_addresses: ['provision.node.billing'] });
+      case 'episode':
+        return admit({ ...req, episode_id: 'episode-other' });
+      case 'shape':
+        return admit({ ...req, target_addresses: 'all' });
+      default:
+        return admit(req);
+    }
+  });
+
+const portCall: fc.Arbitrary<InvocationCommand> = fc.oneof(
+  { arbitrary: admitCall, weight: 4 },
+  { arbitrary: ORDINALS.map(dispatch), weight: 3 },
+  {
+    arbitrary: fc
+      .tuple(ORDINALS, fc.boolean())
+      .map(([ordinal, valid]) => complete(ordinal, valid ? toolResult(ordinal) : { ...toolResult(ordinal), evidence_refs: [CREDENTIALS] })),
+    weight: 2,
+  },
+  { arbitrary: ORDINALS.map((ordinal) => reportUnknown(ordinal)), weight: 1 },
+  { arbitrary: ORDINALS.map(cancel), weight: 1 },
+);
+
+const ending = fc.constantFrom(closeReturned(), closeThrew, closeInvalid, recover);
+
+const run = fc.record({
+  perInvocation: fc.integer({ min: 1, max: 5 }),
+  concurrent: fc.integer({ min: 1, max: 4 }),
+  calls: fc.array(portCall, { maxLength: 30 }),
+  ending,
+  afterClose: fc.array(portCall, { maxLength: 5 }),
+});
+
+interface Step {
+  readonly command: InvocationCommand;
+  readonly before: InvocationState;
+  readonly refused: boolean;
+  readonly events: readonly InvocationEvent[];
+  readonly after: InvocationState;
+}
+
+interface Trace {
+  readonly limits: { readonly perInvocation: number; readonly concurrent: number };
+  readonly steps: readonly Step[];
+  readonly events: readonly InvocationEvent[];
+  readonly state: InvocationState;
+}
+
+/** A stable text of a state, Maps and Sets included, to see whether deciding changed it. */
+const snapshot = (state: InvocationState): string =>
+  JSON.stringify(state, (_key, value: unknown) =>
+    value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value.values()] : value,
+  );
+
+type Run = typeof run extends fc.Arbitrary<infer T> ? T : never;
+
+const execute = (input: Run): Trace => {
+  const limits = { perInvocation: input.perInvocation, concurrent: input.concurrent };
+  const events: InvocationEvent[] = activeInvocation(admissionContext(limits));
+  let state = foldInvocationEvents(events);
+  const steps: Step[] = [];
+  for (const command of [...input.calls, input.ending, ...input.afterClose]) {
+    const before = state;
+    const beforeText = snapshot(state);
+    const decision = invocationDecider.decide(command, state);
+    if (decision._tag === 'Left') {
+      expect(snapshot(state)).toBe(beforeText);
+      steps.push({ command, before, refused: true, events: [], after: state });
+      continue;
+    }
+    for (const event of decision.right) {
+      events.push(event);
+      state = evolve(state, event);
+    }
+    steps.push({ command, before, refused: false, events: decision.right, after: state });
+  }
+  return { limits, steps, events, state };
+};
+
+const property = (check: (trace: Trace) => void) =>
+  fc.assert(
+    fc.property(run, (input) => check(execute(input))),
+    { numRuns: 200 },
+  );
+
+describe('invocation properties over random port calls', () => {
+  it('the admitted count never exceeds the per-invocation limit', () => {
+    property((trace) => {
+      for (const step of trace.steps) expect(admittedCount(step.after)).toBeLessThanOrEqual(trace.limits.perInvocation);
+    });
+  });
+
+  it('the open count never exceeds the concurrency limit', () => {
+    property((trace) => {
+      for (const step of trace.steps) expect(openCount(step.after)).toBeLessThanOrEqual(trace.limits.concurrent);
+    });
+  });
+
+  it('after close every admitted action is settled exactly once', () => {
+    property((trace) => {
+      const admittedIds = trace.events.flatMap((event) => (event.type === 'ToolActionAdmitted' ? [event.action_instance_id] : []));
+      const settledIds = trace.events.flatMap((event) => (event.type === 'ToolActionSettled' ? [event.action_instance_id] : []));
+      expect([...settledIds].sort()).toEqual([...admittedIds].sort());
+      expect(openCount(trace.state)).toBe(0);
+    });
+  });
+
+  it('a dispatched action never settles withheld', () => {
+    property((trace) => {
+      const dispatchedIds = new Set(
+        trace.events.flatMap((event) => (event.type === 'ToolActionDispatched' ? [event.action_instance_id] : [])),
+      );
+      for (const event of trace.events) {
+        if (event.type === 'ToolActionSettled' && dispatchedIds.has(event.action_instance_id)) {
+          expect(event.settlement).not.toBe('withheld');
+        }
+      }
+    });
+  });
+
+  it('a refused call changes no state and records nothing', () => {
+    property((trace) => {
+      for (const step of trace.steps.filter((candidate) => candidate.refused)) {
+        expect(step.after).toBe(step.before);
+        expect(step.events).toEqual([]);
+      }
+      expect(trace.steps.filter((step) => !step.refused).flatMap((step) => step.events)).toHaveLength(trace.events.length - 2);
+    });
+  });
+
+  it('folding the same events always yields the same state', () => {
+    property((trace) => {
+      const once = foldInvocationEvents(trace.events);
+      const twice = foldInvocationEvents(trace.events);
+      expect(snapshot(once)).toBe(snapshot(twice));
+      expect(snapshot(once)).toBe(snapshot(trace.state));
+    });
+  });
+
+  it('the history has exactly 3 events per settled tool action, plus the outer triple on a valid return', () => {
+    property((trace) => {
+      const settled = trace.events.filter((event) => event.type === 'ToolActionSettled').length;
+      const closed = trace.events.find((event) => event.type === 'InvocationClosed');
+      const outer = closed !== undefined && closed.type === 'InvocationClosed' && closed.outcome === 'returned' ? 3 : 0;
+      expect(invocationHistory(trace.state)).toHaveLength(3 * settled + outer);
+    });
+  });
+
+  it('admitted ids are <invocation id>:tool=<ordinal>, ordinals from 1 without gaps', () => {
+    property((trace) => {
+      const admissions = trace.events.flatMap((event) => (event.type === 'ToolActionAdmitted' ? [event] : []));
+      admissions.forEach((event, index) => {
+        expect(event.admission_ordinal).toBe(index + 1);
+        expect(event.action_instance_id).toBe(`${event.invocation_action_instance_id}:tool=${index + 1}`);
+      });
+    });
+  });
+
+  it('every stored event decodes with the event codecs', () => {
+    property((trace) => {
+      for (const event of trace.events) expect(InvocationEventCodec.decode(JSON.parse(JSON.stringify(event)))._tag).toBe('Right');
+    });
+  });
+});
