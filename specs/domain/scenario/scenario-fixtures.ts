@@ -8,7 +8,6 @@ export const PORTAL_PROBE_MANIFEST = join(EXAMPLES, 'portal-probe.manifest.json'
 export const ENTERPRISE_SCENARIO = '/work/shared/raes/examples/enterprise-participant-evidence-loop.sdl.yaml';
 
 // Authored YAML is untyped here on purpose: tests edit it like a person would.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Yaml = any;
 
 /** The portal-probe example, edited by `edit`, as YAML text. */
