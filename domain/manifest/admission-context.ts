@@ -1,5 +1,6 @@
 import { AdmissionContext, AffordanceBinding, ExecutionOffer } from '../invocation/admission-context';
 import { CompiledScenario } from '../scenario/compiled';
+import { observationBoundaryAt, policyAt } from '../scenario/queries';
 import { claimLimits } from './claim';
 import { ManifestDocument } from './document';
 import { findImplementation } from './implementations';
@@ -19,7 +20,7 @@ export const buildAdmissionContext = (
   participantAddress: string,
   options: { readonly crossingPolicyInstalled: boolean },
 ): AdmissionContext => {
-  const policy = compiled.policies.find((p) => p.address === policyAddress);
+  const policy = policyAt(compiled, policyAddress);
   if (policy === undefined) throw new Error(`no compiled policy ${policyAddress}`);
   if (!policy.participantAddresses.includes(participantAddress)) {
     throw new Error(`${participantAddress} is not a participant of policy ${policyAddress}`);
@@ -54,7 +55,7 @@ export const buildAdmissionContext = (
   const boundaryEvidenceRefs: Record<string, ReadonlyArray<string>> = {};
   for (const binding of bindings) {
     for (const boundaryAddress of binding.observation_boundary_addresses) {
-      const boundary = compiled.observationBoundaries.find((b) => b.address === boundaryAddress);
+      const boundary = observationBoundaryAt(compiled, boundaryAddress);
       boundaryEvidenceRefs[boundaryAddress] = boundary?.evidenceRefs ?? [];
     }
   }

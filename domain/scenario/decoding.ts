@@ -9,6 +9,9 @@ import { Diagnostic, DiagnosticCode, error } from './diagnostics';
 
 const UNKNOWN_KEY_MARK = 'unknown key';
 
+/** Object codecs built by strictObject, so failures on them read "a mapping (Name)". */
+const objectCodecs = new WeakSet<t.Decoder<unknown, unknown>>();
+
 const isPlainObject = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -25,7 +28,7 @@ export const strictObject = <R extends t.Props, O extends t.Props>(
   const base = t.intersection([t.type(required), t.partial(optional)]);
   const known = new Set<string>([...Object.keys(required), ...Object.keys(optional), ...loose]);
   const allowed = [...known].sort().join(', ');
-  return new t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>, unknown, unknown>(
+  const codec = new t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>, unknown, unknown>(
     name,
     (u): u is t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>> => base.is(u),
     (u, context) => {
@@ -44,10 +47,12 @@ export const strictObject = <R extends t.Props, O extends t.Props>(
     },
     t.identity,
   );
+  objectCodecs.add(codec);
+  return codec;
 };
 
 /** A map of named entries (a YAML mapping); keys are checked as names elsewhere. */
-export const namedMap = <C extends t.Mixed>(codec: C, name: string) => t.record(t.string, codec, name);
+export const namedMap = <C extends t.Mixed>(codec: C, what: string) => t.record(t.string, codec, `a mapping of ${what}`);
 
 export const nonEmptyArray = <C extends t.Mixed>(codec: C, name: string) =>
   t.refinement(t.array(codec), (xs) => xs.length > 0, name);
@@ -84,6 +89,8 @@ const describeExpected = (type: t.Decoder<unknown, unknown>): string => {
     case 'UnknownRecord':
       return 'a mapping';
     default:
+      if (objectCodecs.has(type)) return `a mapping (${type.name})`;
+      if (type.name.startsWith('Array<')) return `a list (${type.name})`;
       return type.name;
   }
 };

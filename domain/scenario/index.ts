@@ -12,6 +12,7 @@ export * from './compiled';
 export * from './diagnostics';
 export { compileScenario } from './compile';
 export { loadScenarioDocument } from './load';
+export * from './queries';
 export type { ScenarioDocument } from './document';
 
 const dedupe = (diagnostics: ReadonlyArray<Diagnostic>): Diagnostic[] => {

@@ -1,4 +1,11 @@
-import { CompiledScenario, loadScenario } from '../../../domain/scenario';
+import {
+  CompiledScenario,
+  actionContractAt,
+  bindingsOfAffordance,
+  loadScenario,
+  observationBoundaryAt,
+  policyAt,
+} from '../../../domain/scenario';
 import { AFFORDANCE_ADDRESS, AGENT_ADDRESS, PORTAL_HTTP, POLICY_ADDRESS, Yaml, portalProbeWith } from './scenario-fixtures';
 
 const compile = (text: string): CompiledScenario => {
@@ -179,5 +186,19 @@ describe('shared-time bindings', () => {
       }),
     );
     expect(compiled.sharedTimeBoundActions).toEqual([PROBE]);
+  });
+});
+
+describe('look-ups by address', () => {
+  const compiled = compile(portalProbeWith(() => undefined));
+
+  it('finds the policy, contract, boundary and bindings of the example', () => {
+    expect(policyAt(compiled, POLICY_ADDRESS)?.implementationRef).toBe('participant-agent-runner');
+    expect(policyAt(compiled, 'participant.autonomous-execution.other')).toBeUndefined();
+    expect(actionContractAt(compiled, PROBE)?.targetAddresses).toEqual([PORTAL_HTTP]);
+    expect(observationBoundaryAt(compiled, 'participant.observation-boundary.participant-view')?.evidenceRefs).toEqual([
+      'content.participant-observation',
+    ]);
+    expect(bindingsOfAffordance(compiled, AFFORDANCE_ADDRESS).map((b) => b.participant_address)).toEqual([AGENT_ADDRESS]);
   });
 });
