@@ -1,5 +1,5 @@
 import { startCatchUpSubscription } from '../catch-up-subscription';
-import { satisfiesExpectedRevision } from '../expected-revision';
+import { reappendStartRevision, satisfiesExpectedRevision } from '../expected-revision';
 import type {
   AppendOptions,
   AppendResult,
@@ -16,7 +16,16 @@ import type {
 } from '../port';
 import { MemoryCheckpointStore } from './memory-checkpoint-store';
 
-type MemoryStream = { readonly events: RecordedEvent[]; readonly revisionById: Map<string, number> };
+type MemoryStream = { readonly events: RecordedEvent[] };
+
+/** The earlier append's result when the events from `start` on carry these ids, in order. */
+const alreadyAppended = (existing: MemoryStream, events: readonly EventToAppend[], start: number): AppendResult | undefined => {
+  for (let index = 0; index < events.length; index += 1) {
+    if (existing.events[start + index]?.id !== events[index]!.id) return undefined;
+  }
+  const last = existing.events[start + events.length - 1]!;
+  return { kind: 'appended', nextExpectedRevision: last.revision, lastPosition: last.position };
+};
 
 /** An event store in process memory, with the same rules as the durable ones; for tests. */
 export class MemoryEventStore implements EventStore {
@@ -30,14 +39,15 @@ export class MemoryEventStore implements EventStore {
   async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const existing = this.streams.get(stream);
     const current = existing === undefined || existing.events.length === 0 ? 'no_stream' : BigInt(existing.events.length - 1);
-    const first = events[0];
-    if (existing !== undefined && first !== undefined && existing.revisionById.has(first.id)) {
-      return this.reappended(stream, existing, events, options);
+    const reappendStart = reappendStartRevision(options.expectedRevision, current, events.length);
+    if (existing !== undefined && reappendStart !== undefined) {
+      const already = alreadyAppended(existing, events, Number(reappendStart));
+      if (already !== undefined) return already;
     }
     if (!satisfiesExpectedRevision(options.expectedRevision, current)) {
       return { kind: 'version_conflict', stream, expected: options.expectedRevision, actual: current };
     }
-    const target = existing ?? { events: [], revisionById: new Map<string, number>() };
+    const target = existing ?? { events: [] };
     if (existing === undefined) this.streams.set(stream, target);
     const recordedAt = this.now();
     for (const event of events) {
@@ -53,7 +63,6 @@ export class MemoryEventStore implements EventStore {
         recordedAt,
       };
       target.events.push(recorded);
-      target.revisionById.set(event.id, revision);
       this.log.push(recorded);
     }
     const last = target.events[target.events.length - 1];
@@ -63,28 +72,6 @@ export class MemoryEventStore implements EventStore {
       nextExpectedRevision: last === undefined ? -1n : last.revision,
       lastPosition: last === undefined ? 0n : last.position,
     };
-  }
-
-  /** Same ids again: the earlier append's result when every id follows in order, a conflict otherwise. */
-  private reappended(
-    stream: string,
-    existing: MemoryStream,
-    events: readonly EventToAppend[],
-    options: AppendOptions,
-  ): AppendResult {
-    const start = existing.revisionById.get(events[0]!.id)!;
-    for (let index = 0; index < events.length; index += 1) {
-      if (existing.revisionById.get(events[index]!.id) !== start + index) {
-        return {
-          kind: 'version_conflict',
-          stream,
-          expected: options.expectedRevision,
-          actual: BigInt(existing.events.length - 1),
-        };
-      }
-    }
-    const last = existing.events[start + events.length - 1]!;
-    return { kind: 'appended', nextExpectedRevision: last.revision, lastPosition: last.position };
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {

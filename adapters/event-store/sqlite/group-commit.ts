@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { satisfiesExpectedRevision } from '../expected-revision';
+import { reappendStartRevision, satisfiesExpectedRevision } from '../expected-revision';
 import { describeError, storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision } from '../port';
 
 type PendingAppend = {
@@ -21,8 +21,7 @@ export class GroupCommitWriter {
   private queue: PendingAppend[] = [];
   private scheduled = false;
   private readonly currentRevision: Statement<[string], number | null>;
-  private readonly revisionOfId: Statement<[string, string], number>;
-  private readonly positionOfRevision: Statement<[string, number], number>;
+  private readonly idsBetween: Statement<[string, number, number], { id: string; position: number }>;
   private readonly insert: Statement<InsertRow>;
   private readonly begin: Statement;
   private readonly commit: Statement;
@@ -37,10 +36,9 @@ export class GroupCommitWriter {
     private readonly now: () => number = Date.now,
   ) {
     this.currentRevision = db.prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream = ?').pluck();
-    this.revisionOfId = db.prepare<[string, string], number>('SELECT revision FROM events WHERE stream = ? AND id = ?').pluck();
-    this.positionOfRevision = db
-      .prepare<[string, number], number>('SELECT position FROM events WHERE stream = ? AND revision = ?')
-      .pluck();
+    this.idsBetween = db.prepare<[string, number, number], { id: string; position: number }>(
+      'SELECT id, position FROM events WHERE stream = ? AND revision BETWEEN ? AND ? ORDER BY revision',
+    );
     this.insert = db.prepare<InsertRow>(
       'INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -73,8 +71,10 @@ export class GroupCommitWriter {
     try {
       this.begin.run();
       const recordedAt = this.now();
+      // A lone append needs no savepoint: on failure the whole transaction is rolled back.
+      const alone = batch.length === 1;
       for (let index = 0; index < batch.length; index += 1) {
-        const result = this.appendInSavepoint(batch[index]!, recordedAt);
+        const result = alone ? this.appendOne(batch[index]!, recordedAt) : this.appendInSavepoint(batch[index]!, recordedAt);
         if (result.kind === 'appended') anyAppended = true;
         results[index] = result;
       }
@@ -106,10 +106,10 @@ export class GroupCommitWriter {
     const { stream, events, expectedRevision } = pending;
     const last = this.currentRevision.get(stream);
     const current = last === null || last === undefined ? 'no_stream' : BigInt(last);
-    const first = events[0];
-    if (first !== undefined && current !== 'no_stream') {
-      const firstRevision = this.revisionOfId.get(stream, first.id);
-      if (firstRevision !== undefined) return this.reappended(pending, firstRevision, current);
+    const reappendStart = reappendStartRevision(expectedRevision, current, events.length);
+    if (reappendStart !== undefined) {
+      const already = this.alreadyAppended(pending, reappendStart);
+      if (already !== undefined) return already;
     }
     if (!satisfiesExpectedRevision(expectedRevision, current)) {
       return { kind: 'version_conflict', stream, expected: expectedRevision, actual: current };
@@ -132,19 +132,19 @@ export class GroupCommitWriter {
     return { kind: 'appended', nextExpectedRevision: BigInt(revision - 1), lastPosition };
   }
 
-  /** Same ids again: the earlier append's result when every id follows in order, a conflict otherwise. */
-  private reappended(pending: PendingAppend, firstRevision: number, current: bigint): AppendResult {
-    const { stream, events } = pending;
-    for (let index = 1; index < events.length; index += 1) {
-      if (this.revisionOfId.get(stream, events[index]!.id) !== firstRevision + index) {
-        return { kind: 'version_conflict', stream, expected: pending.expectedRevision, actual: current };
-      }
+  /** The earlier append's result when the events from `start` on carry this append's ids, in order. */
+  private alreadyAppended(pending: PendingAppend, start: bigint): AppendResult | undefined {
+    const { events } = pending;
+    const first = Number(start);
+    const recorded = this.idsBetween.all(pending.stream, first, first + events.length - 1);
+    if (recorded.length !== events.length) return undefined;
+    for (let index = 0; index < events.length; index += 1) {
+      if (recorded[index]!.id !== events[index]!.id) return undefined;
     }
-    const lastRevision = firstRevision + events.length - 1;
     return {
       kind: 'appended',
-      nextExpectedRevision: BigInt(lastRevision),
-      lastPosition: BigInt(this.positionOfRevision.get(stream, lastRevision) ?? 0),
+      nextExpectedRevision: BigInt(first + events.length - 1),
+      lastPosition: BigInt(recorded[events.length - 1]!.position),
     };
   }
 }

@@ -3,8 +3,9 @@ import type { Database } from 'better-sqlite3';
 /**
  * One row per event. `position` is the global order (the rowid: a single writer at a time assigns it
  * in commit order, so a reader never sees a later position before an earlier one). UNIQUE(stream,
- * revision) is the backstop against two writers appending the same revision; UNIQUE(stream, id) finds
- * re-appended events.
+ * revision) is the backstop against two writers appending the same revision, and finds re-appended
+ * events where a retry would have put them (see reappendStartRevision). There is no index on ids:
+ * each index costs every commit one more set of dirty pages, and the WAL write is the group commit's cost.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -16,8 +17,7 @@ CREATE TABLE IF NOT EXISTS events (
   data        TEXT    NOT NULL,
   metadata    TEXT,
   recorded_at INTEGER NOT NULL,
-  UNIQUE (stream, revision),
-  UNIQUE (stream, id)
+  UNIQUE (stream, revision)
 );
 CREATE TABLE IF NOT EXISTS checkpoints (
   subscriber_id TEXT    PRIMARY KEY,

@@ -149,6 +149,18 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
         expect(again.nextExpectedRevision).toBe(second.nextExpectedRevision);
         expect(read(await store.readStream(stream('a')))).toHaveLength(3);
       });
+
+      it('recognizes a retried append at its expected revision after later appends', async () => {
+        const first = appended(await store.append(stream('a'), [event('e1'), event('e2')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('a'), [event('e3')], { expectedRevision: 1n }));
+        const retried = appended(await store.append(stream('a'), [event('e1'), event('e2')], { expectedRevision: 'no_stream' }));
+        expect(retried).toEqual(first);
+        expect(await store.append(stream('a'), [event('e1'), event('other')], { expectedRevision: 'no_stream' })).toMatchObject({
+          kind: 'version_conflict',
+          actual: 2n,
+        });
+        expect(read(await store.readStream(stream('a'))).map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+      });
     });
 
     describe('read all', () => {
