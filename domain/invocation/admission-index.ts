@@ -15,41 +15,61 @@ export interface IndexedOffer {
   readonly targets: ReadonlySet<string>;
 }
 
+/**
+ * Nested Maps rather than one Map over joined keys: looking up the request's own strings avoids
+ * building and hashing a long joined key on every admission.
+ */
+type Keyed<V> = ReadonlyMap<string, V>;
+
 export interface AdmissionIndex {
-  /** Keyed by bindingKey(affordance, action, participant). */
-  readonly bindings: ReadonlyMap<string, readonly IndexedBinding[]>;
+  /** affordance -> action contract -> participant -> bindings */
+  readonly bindings: Keyed<Keyed<Keyed<readonly IndexedBinding[]>>>;
   readonly sharedTimeBoundActions: ReadonlySet<string>;
-  /** Keyed by offerKey(action, implementation). */
-  readonly offers: ReadonlyMap<string, readonly IndexedOffer[]>;
+  /** action contract -> implementation -> offers */
+  readonly offers: Keyed<Keyed<readonly IndexedOffer[]>>;
   readonly offersById: ReadonlyMap<string, ExecutionOffer>;
   readonly boundaryEvidence: ReadonlyMap<string, ReadonlySet<string>>;
   readonly withheldRefs: ReadonlySet<string>;
 }
 
-export const bindingKey = (affordance: string, action: string, participant: string): string =>
-  `${affordance}|${action}|${participant}`;
+export const bindingsFor = (
+  index: AdmissionIndex,
+  affordance: string,
+  action: string,
+  participant: string,
+): readonly IndexedBinding[] | undefined => index.bindings.get(affordance)?.get(action)?.get(participant);
 
-export const offerKey = (action: string, implementation: string): string => `${action}|${implementation}`;
+export const offersFor = (index: AdmissionIndex, action: string, implementation: string): readonly IndexedOffer[] | undefined =>
+  index.offers.get(action)?.get(implementation);
+
+const child = <V>(map: Map<string, V>, key: string, make: () => V): V => {
+  const existing = map.get(key);
+  if (existing !== undefined) return existing;
+  const created = make();
+  map.set(key, created);
+  return created;
+};
 
 const push = <V>(map: Map<string, V[]>, key: string, value: V): void => {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+  child(map, key, (): V[] => []).push(value);
 };
 
 export const indexAdmissionContext = (context: AdmissionContext): AdmissionIndex => {
-  const bindings = new Map<string, IndexedBinding[]>();
+  const bindings = new Map<string, Map<string, Map<string, IndexedBinding[]>>>();
   for (const binding of context.affordance_bindings) {
-    push(bindings, bindingKey(binding.tool_affordance_address, binding.action_contract_address, binding.participant_address), {
+    const byAction = child(bindings, binding.tool_affordance_address, () => new Map<string, Map<string, IndexedBinding[]>>());
+    const byParticipant = child(byAction, binding.action_contract_address, () => new Map<string, IndexedBinding[]>());
+    push(byParticipant, binding.participant_address, {
       binding,
       boundaries: new Set(binding.observation_boundary_addresses),
       targets: new Set(binding.target_addresses),
     });
   }
-  const offers = new Map<string, IndexedOffer[]>();
+  const offers = new Map<string, Map<string, IndexedOffer[]>>();
   const offersById = new Map<string, ExecutionOffer>();
   for (const offer of context.offers) {
-    push(offers, offerKey(offer.action_contract_address, offer.participant_implementation_ref), {
+    const byImplementation = child(offers, offer.action_contract_address, () => new Map<string, IndexedOffer[]>());
+    push(byImplementation, offer.participant_implementation_ref, {
       offer,
       targets: new Set(offer.target_addresses),
     });

@@ -1,5 +1,5 @@
 import type { ExecutionOffer } from './admission-context';
-import { bindingKey, offerKey, type IndexedBinding, type IndexedOffer } from './admission-index';
+import { bindingsFor, offersFor, type IndexedBinding, type IndexedOffer } from './admission-index';
 import { refusal, type Refusal } from './refusal-codes';
 import type { InvocationState, OpenedInvocation } from './state';
 import { ToolActionRequestCodec, sameToolActionRequest, type ToolActionRequest } from './tool-action-request';
@@ -11,10 +11,11 @@ import { ToolActionRequestCodec, sameToolActionRequest, type ToolActionRequest }
  */
 
 // Rule 1: the invocation is open.
-export const invocationInactive = (state: InvocationState): Refusal | undefined =>
+/** The opened invocation once dispatch began (it may be closed: rule 1's other code decides that). */
+export const invocationInactive = (state: InvocationState): OpenedInvocation | Refusal =>
   state.status === 'unopened' || state.lifecycle.status === 'inactive'
     ? refusal('invocation_inactive', 'the invocation has not begun dispatch; its port is not active yet')
-    : undefined;
+    : state;
 
 export const invocationClosed = (state: InvocationState): Refusal | undefined =>
   state.status === 'opened' && state.lifecycle.status === 'closed'
@@ -29,7 +30,6 @@ export const requestInvalid = (raw: unknown): ToolActionRequest | Refusal => {
   return refusal('request_invalid', first?.message ?? 'the request is not a tool action request');
 };
 
-export const isRefusal = (value: object): value is Refusal => 'code' in value && 'message' in value;
 
 /** Rule 3: a known tool_call_id. 'replay' means: same request, answer with the original decision. */
 export const requestConflict = (
@@ -76,8 +76,11 @@ export const staleGeneration = (request: ToolActionRequest, state: OpenedInvocat
 
 // Rule 5: exactly one compiled affordance binding matches affordance, action and participant.
 export const affordanceUnbound = (request: ToolActionRequest, state: OpenedInvocation): IndexedBinding | Refusal => {
-  const matches = state.index.bindings.get(
-    bindingKey(request.tool_affordance_address, request.action_contract_address, request.participant_address),
+  const matches = bindingsFor(
+    state.index,
+    request.tool_affordance_address,
+    request.action_contract_address,
+    request.participant_address,
   );
   if (matches !== undefined && matches.length === 1 && matches[0] !== undefined) return matches[0];
   return refusal(
@@ -121,9 +124,7 @@ const covers = (offer: IndexedOffer, targets: readonly string[]): boolean => {
 
 // Rule 8: exactly one offer covers the action, the implementation and the targets.
 export const offerUnmatched = (request: ToolActionRequest, state: OpenedInvocation): ExecutionOffer | Refusal => {
-  const candidates = state.index.offers.get(
-    offerKey(request.action_contract_address, request.participant_implementation_ref),
-  );
+  const candidates = offersFor(state.index, request.action_contract_address, request.participant_implementation_ref);
   let covering: ExecutionOffer | undefined;
   let count = 0;
   if (candidates !== undefined) {

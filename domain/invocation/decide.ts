@@ -9,7 +9,6 @@ import {
   identityMismatch,
   invocationClosed,
   invocationInactive,
-  isRefusal,
   limitExhausted,
   offerUnmatched,
   policyUnsupported,
@@ -34,23 +33,25 @@ import type {
 } from './commands';
 import { describeValidationError } from './decode-errors';
 import type { InvocationClosed, InvocationEvent, ToolActionSettled } from './events';
-import { refusal, type Refusal } from './refusal-codes';
+import type { Refusal } from './refusal-codes';
 import type { InvocationState, OpenedInvocation } from './state';
-import { actionUnknown, outcomeInvalid, stateConflict } from './tool-action-rules';
+import { invocationStateConflict, stateConflict } from './state-conflicts';
+import { actionUnknown, outcomeInvalid } from './tool-action-rules';
 
 export type Decision = E.Either<Refusal, readonly InvocationEvent[]>;
 
 const NO_EVENTS: readonly InvocationEvent[] = [];
 const accept = (...events: InvocationEvent[]): Decision => E.right(events);
 
-const notOpened = (what: string): Refusal => refusal('state_conflict', `the invocation was never opened: ${what}`);
+/** Decisions narrow values as they go; a refusal is the only thing with a code. */
+const isRefusal = (value: object): value is Refusal => 'code' in value;
 
-/** Port calls other than admit need the port active: inactive before dispatch, closed after return. */
-const portClosedOrInactive = (state: InvocationState): Refusal | undefined =>
-  invocationClosed(state) ?? invocationInactive(state);
+/** Port calls need the port active: refused as closed after return, as inactive before dispatch began. */
+const activePort = (state: InvocationState): OpenedInvocation | Refusal => invocationClosed(state) ?? invocationInactive(state);
 
 const openInvocation = (command: OpenInvocation, state: InvocationState): Decision => {
-  if (state.status !== 'unopened') return E.left(refusal('state_conflict', 'the invocation is already open'));
+  const unopened = invocationStateConflict(state, 'unopened', 'an invocation opens once');
+  if (isRefusal(unopened)) return E.left(unopened);
   return accept({
     type: 'InvocationOpened',
     at: command.at,
@@ -62,23 +63,21 @@ const openInvocation = (command: OpenInvocation, state: InvocationState): Decisi
 };
 
 const activateInvocation = (command: ActivateInvocation, state: InvocationState): Decision => {
-  if (state.status === 'unopened') return E.left(notOpened('open it before dispatch begins'));
   const closed = invocationClosed(state);
   if (closed !== undefined) return E.left(closed);
-  if (state.lifecycle.status === 'active') return E.left(refusal('state_conflict', 'dispatch already began'));
+  const inactive = invocationStateConflict(state, 'inactive', 'dispatch begins once, after the invocation opened');
+  if (isRefusal(inactive)) return E.left(inactive);
   return accept({
     type: 'InvocationActivated',
     at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+    invocation_action_instance_id: inactive.portValues.invocation_action_instance_id,
   });
 };
 
 /** The admission rules of SPEC.md section 5 in order; the first failure is the refusal. */
-const admitToolAction = (command: AdmitToolAction, state: InvocationState): Decision => {
-  const closed = invocationClosed(state);
-  if (closed !== undefined) return E.left(closed);
-  const inactive = invocationInactive(state);
-  if (inactive !== undefined || state.status === 'unopened') return E.left(inactive ?? notOpened('admit'));
+const admitToolAction = (command: AdmitToolAction, current: InvocationState): Decision => {
+  const state = activePort(current);
+  if (isRefusal(state)) return E.left(state);
 
   const request = requestInvalid(command.request);
   if (isRefusal(request)) return E.left(request);
@@ -115,29 +114,29 @@ const admitToolAction = (command: AdmitToolAction, state: InvocationState): Deci
   });
 };
 
-const dispatchToolAction = (command: DispatchToolAction, state: InvocationState): Decision => {
-  const port = portClosedOrInactive(state);
-  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('dispatch'));
+const dispatchToolAction = (command: DispatchToolAction, current: InvocationState): Decision => {
+  const state = activePort(current);
+  if (isRefusal(state)) return E.left(state);
   const record = actionUnknown(state, command.actionInstanceId);
   if (isRefusal(record)) return E.left(record);
-  const conflict = stateConflict(record, 'admitted', 'only an admitted, undispatched action can be dispatched');
-  if (conflict !== undefined) return E.left(conflict);
+  const undispatched = stateConflict(record, 'admitted', 'only an admitted, undispatched action can be dispatched');
+  if (isRefusal(undispatched)) return E.left(undispatched);
   return accept({
     type: 'ToolActionDispatched',
     at: command.at,
     invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: record.actionInstanceId,
+    action_instance_id: undispatched.actionInstanceId,
   });
 };
 
-const completeToolAction = (command: CompleteToolAction, state: InvocationState): Decision => {
-  const port = portClosedOrInactive(state);
-  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('complete'));
+const completeToolAction = (command: CompleteToolAction, current: InvocationState): Decision => {
+  const state = activePort(current);
+  if (isRefusal(state)) return E.left(state);
   const record = actionUnknown(state, command.actionInstanceId);
   if (isRefusal(record)) return E.left(record);
-  const conflict = stateConflict(record, 'dispatched', 'only a dispatched action can complete; dispatch it first');
-  if (conflict !== undefined || record.phase !== 'dispatched') return E.left(conflict ?? notOpened('complete'));
-  const result = outcomeInvalid(state, record, command.result);
+  const inFlight = stateConflict(record, 'dispatched', 'only a dispatched action can complete; dispatch it first');
+  if (isRefusal(inFlight)) return E.left(inFlight);
+  const result = outcomeInvalid(state, inFlight, command.result);
   if (isRefusal(result)) return E.left(result);
   return accept({
     type: 'ToolActionSettled',
@@ -149,13 +148,13 @@ const completeToolAction = (command: CompleteToolAction, state: InvocationState)
   });
 };
 
-const reportToolActionUnknown = (command: ReportToolActionUnknown, state: InvocationState): Decision => {
-  const port = portClosedOrInactive(state);
-  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('report unknown'));
+const reportToolActionUnknown = (command: ReportToolActionUnknown, current: InvocationState): Decision => {
+  const state = activePort(current);
+  if (isRefusal(state)) return E.left(state);
   const record = actionUnknown(state, command.actionInstanceId);
   if (isRefusal(record)) return E.left(record);
-  const conflict = stateConflict(record, 'dispatched', 'effects can only be unknown after dispatch; cancel it instead');
-  if (conflict !== undefined) return E.left(conflict);
+  const inFlight = stateConflict(record, 'dispatched', 'effects can only be unknown after dispatch; cancel it instead');
+  if (isRefusal(inFlight)) return E.left(inFlight);
   return accept({
     type: 'ToolActionSettled',
     at: command.at,
@@ -166,13 +165,13 @@ const reportToolActionUnknown = (command: ReportToolActionUnknown, state: Invoca
   });
 };
 
-const cancelToolAction = (command: CancelToolAction, state: InvocationState): Decision => {
-  const port = portClosedOrInactive(state);
-  if (port !== undefined || state.status === 'unopened') return E.left(port ?? notOpened('cancel'));
+const cancelToolAction = (command: CancelToolAction, current: InvocationState): Decision => {
+  const state = activePort(current);
+  if (isRefusal(state)) return E.left(state);
   const record = actionUnknown(state, command.actionInstanceId);
   if (isRefusal(record)) return E.left(record);
-  const conflict = stateConflict(record, 'admitted', 'after dispatch, complete it or report unknown');
-  if (conflict !== undefined) return E.left(conflict);
+  const undispatched = stateConflict(record, 'admitted', 'after dispatch, complete it or report unknown');
+  if (isRefusal(undispatched)) return E.left(undispatched);
   return accept({
     type: 'ToolActionSettled',
     at: command.at,
@@ -235,10 +234,10 @@ const outerResultDefect = (state: OpenedInvocation, result: ActionResult): strin
 };
 
 const closedEvent = (state: OpenedInvocation, command: CloseInvocation): InvocationClosed => {
-  const base = { at: command.at, invocation_action_instance_id: state.portValues.invocation_action_instance_id };
+  const invocationId = state.portValues.invocation_action_instance_id;
   const close = command.close;
   if (close.outcome === 'threw') {
-    return { type: 'InvocationClosed', at: base.at, invocation_action_instance_id: base.invocation_action_instance_id, recovered: false, outcome: 'threw' };
+    return { type: 'InvocationClosed', at: command.at, invocation_action_instance_id: invocationId, recovered: false, outcome: 'threw' };
   }
   let reason = close.outcome === 'invalid_result' ? close.reason : undefined;
   if (close.outcome === 'returned') {
@@ -248,8 +247,8 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
       if (defect === undefined) {
         return {
           type: 'InvocationClosed',
-          at: base.at,
-          invocation_action_instance_id: base.invocation_action_instance_id,
+          at: command.at,
+          invocation_action_instance_id: invocationId,
           recovered: false,
           outcome: 'returned',
           action_result: decoded.right,
@@ -263,8 +262,8 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
   }
   return {
     type: 'InvocationClosed',
-    at: base.at,
-    invocation_action_instance_id: base.invocation_action_instance_id,
+    at: command.at,
+    invocation_action_instance_id: invocationId,
     recovered: false,
     outcome: 'invalid_result',
     reason: reason ?? 'invalid result',
@@ -276,19 +275,21 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
  * invocation closes it as `invalid_result` (the attempt is consumed) rather than being refused: the
  * invocation is over either way.
  */
-const closeInvocation = (command: CloseInvocation, state: InvocationState): Decision => {
-  if (state.status === 'unopened') return E.left(notOpened('close'));
-  const closed = invocationClosed(state);
+const closeInvocation = (command: CloseInvocation, current: InvocationState): Decision => {
+  const closed = invocationClosed(current);
   if (closed !== undefined) return E.left(closed);
+  const state = invocationStateConflict(current, 'opened', 'only an opened invocation closes');
+  if (isRefusal(state)) return E.left(state);
   const events = settleLeftovers(state, command.at, false);
   events.push(closedEvent(state, command));
   return E.right(events);
 };
 
-const recoverInvocation = (command: RecoverInvocation, state: InvocationState): Decision => {
-  if (state.status === 'unopened') return E.left(notOpened('recover'));
-  const closed = invocationClosed(state);
+const recoverInvocation = (command: RecoverInvocation, current: InvocationState): Decision => {
+  const closed = invocationClosed(current);
   if (closed !== undefined) return E.left(closed);
+  const state = invocationStateConflict(current, 'opened', 'only an opened invocation is recovered');
+  if (isRefusal(state)) return E.left(state);
   const events = settleLeftovers(state, command.at, true);
   events.push({
     type: 'InvocationClosed',
@@ -301,12 +302,13 @@ const recoverInvocation = (command: RecoverInvocation, state: InvocationState): 
 };
 
 /** The operator's call: allowed after close, only for an unresolved indeterminate action. */
-const resolveIndeterminateToolAction = (command: ResolveIndeterminateToolAction, state: InvocationState): Decision => {
-  if (state.status === 'unopened') return E.left(notOpened('resolve'));
+const resolveIndeterminateToolAction = (command: ResolveIndeterminateToolAction, current: InvocationState): Decision => {
+  const state = invocationStateConflict(current, 'opened', 'only an opened invocation has tool actions');
+  if (isRefusal(state)) return E.left(state);
   const record = actionUnknown(state, command.actionInstanceId);
   if (isRefusal(record)) return E.left(record);
-  const conflict = stateConflict(record, 'indeterminate', 'only an unresolved indeterminate action can be resolved');
-  if (conflict !== undefined) return E.left(conflict);
+  const unresolved = stateConflict(record, 'indeterminate', 'only an unresolved indeterminate action can be resolved');
+  if (isRefusal(unresolved)) return E.left(unresolved);
   return accept({
     type: 'ToolActionResolved',
     at: command.at,

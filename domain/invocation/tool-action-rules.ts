@@ -6,31 +6,13 @@ import type { DispatchedToolAction, OpenedInvocation, ToolActionRecord } from '.
 
 /**
  * The rules of the calls that follow an admission (dispatch, complete, report unknown, cancel,
- * resolve): one function per refusal code.
+ * resolve): one function per refusal code; `state_conflict` is in state-conflicts.ts.
  */
 
 export const actionUnknown = (state: OpenedInvocation, actionInstanceId: string): ToolActionRecord | Refusal => {
   const position = state.positionByActionId.get(actionInstanceId);
   const record = position === undefined ? undefined : state.toolActions[position];
   return record ?? refusal('action_unknown', `no tool action ${actionInstanceId} was admitted in this invocation`);
-};
-
-/** The call needs the action in `expected`; anything else is a state conflict, with what to do instead. */
-export const stateConflict = (
-  record: ToolActionRecord,
-  expected: 'admitted' | 'dispatched' | 'indeterminate',
-  hint: string,
-): Refusal | undefined => {
-  const holds =
-    expected === 'indeterminate'
-      ? record.phase === 'settled' && record.settlement.kind === 'indeterminate' && record.resolution === null
-      : record.phase === expected;
-  if (holds) return undefined;
-  const now =
-    record.phase === 'settled'
-      ? `settled ${record.settlement.kind}${record.resolution === null ? '' : ' and resolved'}`
-      : record.phase;
-  return refusal('state_conflict', `tool action ${record.actionInstanceId} is ${now}: ${hint}`);
 };
 
 const declaredEvidence = (state: OpenedInvocation, action: DispatchedToolAction): ReadonlySet<string> => {
