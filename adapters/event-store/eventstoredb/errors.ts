@@ -1,4 +1,4 @@
-import { WrongExpectedVersionError } from '@eventstore/db-client';
+import { WrongExpectedVersionError, type AppendResult as EsdbAppendResult } from '@eventstore/db-client';
 import { describeError, storageFailure, type ExpectedRevision, type StorageFailure, type VersionConflict } from '../port';
 
 /**
@@ -23,3 +23,18 @@ export const fromEsdbError = (
   }
   return storageFailure(`EventStoreDB: ${doing} failed: ${describeError(error)}`);
 };
+
+/**
+ * With `throwOnAppendFailure=false` in the connection string the client reports a wrong expected
+ * version as an unsuccessful result instead of an error; -1 there means the stream does not exist.
+ */
+export const fromUnsuccessfulAppend = (
+  result: EsdbAppendResult,
+  stream: string,
+  expected: ExpectedRevision,
+): VersionConflict => ({
+  kind: 'version_conflict',
+  stream,
+  expected,
+  actual: result.nextExpectedRevision < 0n ? 'no_stream' : result.nextExpectedRevision,
+});

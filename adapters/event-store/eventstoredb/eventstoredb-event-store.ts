@@ -31,7 +31,7 @@ import {
   type Subscription,
   type SubscriptionEnded,
 } from '../port';
-import { fromEsdbError } from './errors';
+import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
 import { toEsdbEventId } from './event-ids';
 import { CHECKPOINT_STREAM_PREFIX, EventStoreDbCheckpointStore } from './eventstoredb-checkpoint-store';
 import { toEsdbExpectedRevision } from './expected-revision';
@@ -90,6 +90,7 @@ export class EventStoreDbEventStore implements EventStore {
       const result = await this.client.appendToStream(stream, toWrite, {
         expectedRevision: toEsdbExpectedRevision(options.expectedRevision),
       });
+      if (!result.success) return fromUnsuccessfulAppend(result, stream, options.expectedRevision);
       return {
         kind: 'appended',
         nextExpectedRevision: result.nextExpectedRevision,

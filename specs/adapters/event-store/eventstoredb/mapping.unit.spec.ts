@@ -1,5 +1,5 @@
 import { ANY, NO_STREAM, STREAM_EXISTS, UnavailableError, WrongExpectedVersionError } from '@eventstore/db-client';
-import { fromEsdbError } from '../../../../adapters/event-store/eventstoredb/errors';
+import { fromEsdbError, fromUnsuccessfulAppend } from '../../../../adapters/event-store/eventstoredb/errors';
 import { toEsdbEventId } from '../../../../adapters/event-store/eventstoredb/event-ids';
 import { toEsdbExpectedRevision } from '../../../../adapters/event-store/eventstoredb/expected-revision';
 import { firstEndpoint } from './esdb-reachable';
@@ -41,6 +41,20 @@ describe('EventStoreDB error mapping', () => {
       reason: "EventStoreDB: appending to 's' failed: 14 UNAVAILABLE: no connection",
     });
     expect(fromEsdbError(new Error('boom'), 's', 'any', 'reading')).toMatchObject({ kind: 'storage_failure' });
+  });
+});
+
+describe('EventStoreDB unsuccessful append results', () => {
+  it('reads the actual revision, -1 meaning no stream', () => {
+    expect(fromUnsuccessfulAppend({ success: false, nextExpectedRevision: 4n }, 's', 2n)).toEqual({
+      kind: 'version_conflict',
+      stream: 's',
+      expected: 2n,
+      actual: 4n,
+    });
+    expect(fromUnsuccessfulAppend({ success: false, nextExpectedRevision: -1n }, 's', 2n)).toMatchObject({
+      actual: 'no_stream',
+    });
   });
 });
 
