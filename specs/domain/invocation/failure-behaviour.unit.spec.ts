@@ -178,6 +178,15 @@ describe('the lifecycle of the port', () => {
     spec.given([opened()]).when(command).thenRefuses('invocation_inactive');
   });
 
+  it.each([
+    ['activate', activate],
+    ['close', closeThrew],
+    ['recover', recover],
+    ['resolve', resolve(1)],
+  ] as const)('refuses %s of an invocation never opened with state_conflict', (_name, command) => {
+    spec.given([]).when(command).thenRefuses('state_conflict');
+  });
+
   it('an invocation closed before dispatch began still closes', () => {
     spec.given([opened()]).when(closeThrew).then([threw]);
   });
