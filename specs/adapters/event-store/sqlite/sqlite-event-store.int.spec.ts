@@ -64,17 +64,34 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
-  it('reports a storage failure, not an exception, when the database cannot be written', async () => {
+  it('reports a storage failure, not an exception, and writes no part of the failed append', async () => {
     const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
     store.database.exec(
-      "CREATE TEMP TRIGGER refuse AFTER INSERT ON events WHEN NEW.stream = 'broken' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+      "CREATE TEMP TRIGGER refuse AFTER INSERT ON events WHEN NEW.id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
     );
     const [broken, fine] = await Promise.all([
-      store.append('broken', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'any' }),
+      store.append('broken', [{ id: 'a', type: 'T', data: {} }, { id: 'poison', type: 'T', data: {} }], { expectedRevision: 'any' }),
       store.append('fine', [{ id: 'b', type: 'T', data: {} }], { expectedRevision: 'any' }),
     ]);
     expect(broken).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining('disk says no') });
     expect(fine.kind).toBe('appended');
+    expect(await store.readStream('broken')).toEqual({ kind: 'read', events: [] });
+    await store.close();
+  });
+
+  it('commits a projection read model and its checkpoint together, or neither', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    store.database.exec('CREATE TABLE read_model (id TEXT PRIMARY KEY)');
+    const insert = store.database.prepare('INSERT INTO read_model (id) VALUES (?)');
+    await store.checkpoints.commit('projection', 1n, () => insert.run('first'));
+    await expect(
+      store.checkpoints.commit('projection', 2n, () => {
+        insert.run('second');
+        throw new Error('projection broke after writing');
+      }),
+    ).rejects.toThrow('projection broke');
+    expect(store.database.prepare('SELECT id FROM read_model').pluck().all()).toEqual(['first']);
+    expect(await store.checkpoints.read('projection')).toEqual({ kind: 'checkpoint', position: 1n });
     await store.close();
   });
 
