@@ -9,6 +9,7 @@ import {
   streamNameFilter,
   type AllStreamRecordedEvent,
   type Filter,
+  type Position,
   type JSONType,
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
@@ -62,6 +63,10 @@ const toRecordedEvent = (event: EsdbRecordedEvent, position: bigint): RecordedEv
  */
 const positionOf = (event: AllStreamRecordedEvent): bigint => event.position.commit;
 
+/** Stream reads carry the event's $all position too, though the client's type leaves it out. */
+const streamEventPosition = (event: EsdbRecordedEvent, commitPosition: bigint | undefined): bigint =>
+  (event as { readonly position?: Position }).position?.commit ?? commitPosition ?? 0n;
+
 const serverFilter = (filter: EventFilter | undefined): Filter => {
   if (filter?.streamPrefixes !== undefined) return streamNameFilter({ prefixes: [...filter.streamPrefixes] });
   if (filter?.eventTypePrefixes !== undefined) return eventTypeFilter({ prefixes: [...filter.eventTypePrefixes] });
@@ -111,7 +116,7 @@ export class EventStoreDbEventStore implements EventStore {
       });
       for await (const resolved of reading) {
         const event = resolved.event;
-        if (event !== undefined) events.push(toRecordedEvent(event, resolved.commitPosition ?? 0n));
+        if (event !== undefined) events.push(toRecordedEvent(event, streamEventPosition(event, resolved.commitPosition)));
       }
       return { kind: 'read', events };
     } catch (error) {
