@@ -1,0 +1,267 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { describeError, type EventStore, type RecordedEvent } from '../adapters/event-store/port';
+
+/**
+ * Projections keep read models in their own SQLite database (the views database), whatever the event
+ * store is. A projection's rows and its checkpoint are written in one views transaction per page, so a
+ * view never runs ahead of, or behind, the position it claims.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Bumping the version makes the runner rebuild this projection from scratch. */
+  readonly version: number;
+  /** Creates the projection's tables when missing; idempotent. */
+  setup(views: Database): void;
+  /** Drops everything the projection wrote. */
+  reset(views: Database): void;
+  /** Runs inside the page's views transaction; throwing rolls the whole page back. */
+  apply(views: Database, event: RecordedEvent): void;
+  /** Optional: runs at the end of each page, inside its transaction (to flush what apply kept in memory). */
+  endPage?(views: Database): void;
+  /** Optional: forget what apply kept in memory (after a rolled back page or a reset). */
+  discardPending?(): void;
+}
+
+export type CatchUpResult =
+  | {
+      readonly kind: 'caught_up';
+      /** Position of the last event applied; undefined when the store holds no event yet. */
+      readonly position: bigint | undefined;
+      /** Events applied by this call (each counted once, however many projections saw it). */
+      readonly applied: number;
+    }
+  | { readonly kind: 'projection_failed'; readonly projection: string; readonly position: bigint; readonly reason: string }
+  | { readonly kind: 'storage_failure'; readonly reason: string };
+
+export type CatchUpProgress = { readonly applied: number; readonly position: bigint };
+
+export type ProjectionRunnerOptions = {
+  readonly store: EventStore;
+  readonly views: Database;
+  readonly projections: readonly Projection[];
+  /** Events read and applied per views transaction; 1000 when absent. */
+  readonly pageSize?: number;
+};
+
+const CHECKPOINTS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name     TEXT    PRIMARY KEY,
+  version  INTEGER NOT NULL,
+  position INTEGER
+);
+`;
+
+type Checkpoint = { readonly version: number; readonly position: bigint | null };
+
+class ProjectionFailed extends Error {
+  constructor(
+    readonly projection: string,
+    readonly position: bigint,
+    readonly failure: unknown,
+  ) {
+    super(`projection '${projection}' failed on the event at position ${position}: ${describeError(failure)}`);
+  }
+}
+
+/**
+ * Feeds projections from the store's global order: reads pages after the lowest checkpoint and applies
+ * each event to every projection whose checkpoint is behind it, one views transaction per page.
+ */
+export class ProjectionRunner {
+  private readonly store: EventStore;
+  private readonly views: Database;
+  private readonly projections: readonly Projection[];
+  private readonly pageSize: number;
+  private readonly readCheckpoint: Statement<[string]>;
+  private readonly writeCheckpoint: Statement<[string, number, bigint | null]>;
+  private readonly deleteCheckpoint: Statement<[string]>;
+  private prepared = false;
+  /** Serializes catch-ups and rebuilds: one writer of the views at a time. */
+  private running: Promise<unknown> = Promise.resolve();
+  private liveTimer: NodeJS.Timeout | undefined;
+  private live = false;
+
+  constructor(options: ProjectionRunnerOptions) {
+    const names = new Set<string>();
+    for (const projection of options.projections) {
+      if (names.has(projection.name)) throw new Error(`two projections are named '${projection.name}'`);
+      names.add(projection.name);
+    }
+    this.store = options.store;
+    this.views = options.views;
+    this.projections = options.projections;
+    this.pageSize = options.pageSize ?? 1000;
+    this.views.exec(CHECKPOINTS_SCHEMA);
+    this.readCheckpoint = this.views
+      .prepare<[string]>('SELECT version, position FROM projection_checkpoints WHERE name = ?')
+      .safeIntegers(true);
+    this.writeCheckpoint = this.views.prepare<[string, number, bigint | null]>(
+      'INSERT INTO projection_checkpoints (name, version, position) VALUES (?, ?, ?) ' +
+        'ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position',
+    );
+    this.deleteCheckpoint = this.views.prepare<[string]>('DELETE FROM projection_checkpoints WHERE name = ?');
+  }
+
+  /** Applies every stored event not yet applied, page by page, then returns. */
+  catchUp(onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
+    return this.serialized(() => this.catchUpNow(onProgress));
+  }
+
+  /** Drops the named projection's rows (every projection's when no name) and replays the whole store. */
+  rebuild(name?: string, onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
+    return this.serialized(async () => {
+      const chosen = name === undefined ? this.projections : this.projections.filter((p) => p.name === name);
+      if (chosen.length === 0) {
+        const known = this.projections.map((p) => p.name).join(', ');
+        return projectionFailed(name ?? '', 0n, `no projection is named '${name}' (known: ${known})`);
+      }
+      try {
+        this.prepareOnce();
+        this.views.transaction(() => {
+          for (const projection of chosen) this.resetProjection(projection);
+        })();
+      } catch (error) {
+        return projectionFailed(chosen[0]!.name, 0n, `resetting failed: ${describeError(error)}`);
+      }
+      return this.catchUpNow(onProgress);
+    });
+  }
+
+  /** Catches up every `intervalMs` until stopped; a failed round is retried on the next one. */
+  startLive(intervalMs = 200): void {
+    if (this.live) return;
+    this.live = true;
+    const round = (): void => {
+      if (!this.live) return;
+      void this.catchUp().finally(() => {
+        if (this.live) this.liveTimer = setTimeout(round, intervalMs);
+      });
+    };
+    round();
+  }
+
+  /** Stops live catch-up and waits for the round in hand. */
+  async stop(): Promise<void> {
+    this.live = false;
+    if (this.liveTimer !== undefined) clearTimeout(this.liveTimer);
+    this.liveTimer = undefined;
+    await this.running.catch(() => undefined);
+  }
+
+  /** The position a projection has applied up to; undefined before its first event. */
+  checkpointOf(name: string): bigint | undefined {
+    const row = this.readCheckpoint.get(name) as { version: bigint; position: bigint | null } | undefined;
+    return row?.position ?? undefined;
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.running.then(work, work);
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Creates tables, and resets each projection whose stored version differs from its code. */
+  private prepareOnce(): void {
+    if (this.prepared) return;
+    this.views.transaction(() => {
+      for (const projection of this.projections) {
+        const stored = this.checkpoint(projection.name);
+        if (stored === undefined || stored.version !== projection.version) this.resetProjection(projection);
+        else projection.setup(this.views);
+      }
+    })();
+    this.prepared = true;
+  }
+
+  private resetProjection(projection: Projection): void {
+    projection.discardPending?.();
+    projection.reset(this.views);
+    projection.setup(this.views);
+    this.deleteCheckpoint.run(projection.name);
+    this.writeCheckpoint.run(projection.name, projection.version, null);
+  }
+
+  private checkpoint(name: string): Checkpoint | undefined {
+    const row = this.readCheckpoint.get(name) as { version: bigint; position: bigint | null } | undefined;
+    return row === undefined ? undefined : { version: Number(row.version), position: row.position };
+  }
+
+  private async catchUpNow(onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
+    try {
+      this.prepareOnce();
+    } catch (error) {
+      return projectionFailed('', 0n, `preparing the views database failed: ${describeError(error)}`);
+    }
+    const count = this.projections.length;
+    const positions: (bigint | null)[] = new Array<bigint | null>(count);
+    let lowest: bigint | null | undefined;
+    for (let i = 0; i < count; i++) {
+      const position = this.checkpoint(this.projections[i]!.name)?.position ?? null;
+      positions[i] = position;
+      if (lowest === undefined || position === null || (lowest !== null && position < lowest)) lowest = position;
+    }
+    let after = lowest ?? undefined;
+    let applied = 0;
+    if (count === 0) return { kind: 'caught_up', position: after, applied };
+    for (;;) {
+      const read = await this.store.readAll(after === undefined ? { maxCount: this.pageSize } : { after, maxCount: this.pageSize });
+      if (read.kind !== 'read') return { kind: 'storage_failure', reason: read.reason };
+      const events = read.events;
+      if (events.length === 0) break;
+      try {
+        this.applyPage(events, positions);
+      } catch (error) {
+        for (const projection of this.projections) projection.discardPending?.();
+        if (error instanceof ProjectionFailed) return projectionFailed(error.projection, error.position, error.message);
+        return projectionFailed('', events[0]!.position, `writing the views failed: ${describeError(error)}`);
+      }
+      const last = events[events.length - 1]!.position;
+      for (let i = 0; i < count; i++) {
+        const position = positions[i];
+        if (position === null || position === undefined || position < last) positions[i] = last;
+      }
+      after = last;
+      applied += events.length;
+      onProgress?.({ applied, position: last });
+      if (events.length < this.pageSize) break;
+    }
+    return { kind: 'caught_up', position: after, applied };
+  }
+
+  /** One views transaction: every projection's rows for the page and its new checkpoint, or nothing. */
+  private applyPage(events: readonly RecordedEvent[], positions: readonly (bigint | null)[]): void {
+    const views = this.views;
+    const projections = this.projections;
+    const last = events[events.length - 1]!.position;
+    views.transaction(() => {
+      for (let p = 0; p < projections.length; p++) {
+        const projection = projections[p]!;
+        const from = positions[p];
+        // A projection already past this page (it was ahead of the others) keeps its checkpoint.
+        if (from !== null && from !== undefined && from >= last) continue;
+        for (let e = 0; e < events.length; e++) {
+          const event = events[e]!;
+          if (from !== null && from !== undefined && event.position <= from) continue;
+          try {
+            projection.apply(views, event);
+          } catch (error) {
+            throw new ProjectionFailed(projection.name, event.position, error);
+          }
+        }
+        try {
+          projection.endPage?.(views);
+        } catch (error) {
+          throw new ProjectionFailed(projection.name, last, error);
+        }
+        this.writeCheckpoint.run(projection.name, projection.version, last);
+      }
+    })();
+  }
+}
+
+const projectionFailed = (projection: string, position: bigint, reason: string): CatchUpResult => ({
+  kind: 'projection_failed',
+  projection,
+  position,
+  reason,
+});

@@ -1,0 +1,42 @@
+import { listOpenInvocations, openInvocationsProjection } from '../../../projections/open-invocations';
+import { ProjectionRunner } from '../../../projections/runner';
+import { openViews, STORES } from '../support/stores';
+import { InvocationDriver, participant, runReturningInvocation } from '../support/world';
+
+describe.each(STORES)('open invocations on the %s store', (_name, makeStore) => {
+  it('lists an invocation from InvocationOpened until InvocationClosed, oldest first', async () => {
+    const store = makeStore();
+    const views = openViews();
+    const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection] });
+    const first = new InvocationDriver(store, participant('prober'), 1);
+    const second = new InvocationDriver(store, participant('scout'), 1);
+    await first.open();
+    await second.open();
+    await second.activate();
+    await runner.catchUp();
+    expect(listOpenInvocations(views)).toEqual([
+      {
+        invocation_action_instance_id: first.id,
+        stream: first.stream,
+        participant_address: participant('prober'),
+        episode_id: 'episode-0001',
+        opened_at: expect.stringMatching(/^2026-/),
+      },
+      expect.objectContaining({ invocation_action_instance_id: second.id, stream: second.stream }),
+    ]);
+
+    await second.throwFromHarness();
+    await runReturningInvocation(store, participant('runner'), 1);
+    await runner.catchUp();
+    expect(listOpenInvocations(views).map((row) => row.invocation_action_instance_id)).toEqual([first.id]);
+
+    await first.recover();
+    await runner.catchUp();
+    expect(listOpenInvocations(views)).toEqual([]);
+    await store.close();
+  });
+
+  it('is empty before any catch-up', () => {
+    expect(listOpenInvocations(openViews())).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import type { Database } from 'better-sqlite3';
+import type { RecordedEvent } from '../../adapters/event-store/port';
+import { ProjectionRunner, type Projection } from '../../projections/runner';
+import { openViews, STORES } from './support/stores';
+import { participant, runReturningInvocation } from './support/world';
+
+/** Records every position it sees, in its own table, so the specs can check gaps and duplicates. */
+const seenPositions = (name = 'seen', version = 1, failAt?: bigint): Projection => ({
+  name,
+  version,
+  setup: (views) => views.exec(`CREATE TABLE IF NOT EXISTS ${name}_rows (position INTEGER NOT NULL, type TEXT NOT NULL)`),
+  reset: (views) => views.exec(`DROP TABLE IF EXISTS ${name}_rows`),
+  apply: (views, event: RecordedEvent) => {
+    views.prepare(`INSERT INTO ${name}_rows (position, type) VALUES (?, ?)`).run(event.position, event.type);
+    if (failAt !== undefined && event.position === failAt) throw new Error('the view cannot take this event');
+  },
+});
+
+const positions = (views: Database, name = 'seen'): number[] =>
+  (views.prepare(`SELECT position FROM ${name}_rows ORDER BY rowid`).all() as { position: number }[]).map((row) => row.position);
+
+const allPositions = (count: number): number[] => Array.from({ length: count }, (_, i) => i + 1);
+
+describe.each(STORES)('the projection runner on the %s store', (_name, makeStore) => {
+  it('catches up page by page and resumes from its checkpoint without gaps or duplicates', async () => {
+    const store = makeStore();
+    const views = openViews();
+    await runReturningInvocation(store, participant('prober'), 1); // 11 events
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 });
+    const progress: number[] = [];
+    const first = await runner.catchUp((p) => progress.push(p.applied));
+    expect(first).toEqual({ kind: 'caught_up', position: 11n, applied: 11 });
+    expect(progress).toEqual([4, 8, 11]);
+
+    await runReturningInvocation(store, participant('prober'), 2);
+    // A new runner on the same views database: what a restarted process does.
+    const resumed = new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 });
+    expect(await resumed.catchUp()).toEqual({ kind: 'caught_up', position: 22n, applied: 11 });
+    expect(positions(views)).toEqual(allPositions(22));
+    expect(await resumed.catchUp()).toEqual({ kind: 'caught_up', position: 22n, applied: 0 });
+    expect(resumed.checkpointOf('seen')).toBe(22n);
+    await store.close();
+  });
+
+  it('brings a newly added projection up from the start while the others resume', async () => {
+    const store = makeStore();
+    const views = openViews();
+    await runReturningInvocation(store, participant('prober'), 1);
+    await new ProjectionRunner({ store, views, projections: [seenPositions('a')] }).catchUp();
+    await runReturningInvocation(store, participant('prober'), 2);
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions('a'), seenPositions('b')], pageSize: 5 });
+    await runner.catchUp();
+    expect(positions(views, 'a')).toEqual(allPositions(22));
+    expect(positions(views, 'b')).toEqual(allPositions(22));
+    await store.close();
+  });
+
+  it('commits a page all or nothing: a throwing apply leaves neither rows nor checkpoint', async () => {
+    const store = makeStore();
+    const views = openViews();
+    await runReturningInvocation(store, participant('prober'), 1);
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions('seen', 1, 7n)], pageSize: 4 });
+    const result = await runner.catchUp();
+    expect(result).toEqual({
+      kind: 'projection_failed',
+      projection: 'seen',
+      position: 7n,
+      reason: expect.stringContaining('the view cannot take this event'),
+    });
+    // The first page (1..4) committed; the page holding 5..8 left nothing behind.
+    expect(positions(views)).toEqual([1, 2, 3, 4]);
+    expect(runner.checkpointOf('seen')).toBe(4n);
+
+    const healed = new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 });
+    await healed.catchUp();
+    expect(positions(views)).toEqual(allPositions(11));
+    await store.close();
+  });
+
+  it('rebuilds a projection from scratch on demand and when its version is bumped', async () => {
+    const store = makeStore();
+    const views = openViews();
+    await runReturningInvocation(store, participant('prober'), 1);
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
+    await runner.catchUp();
+    expect(await runner.rebuild('seen')).toEqual({ kind: 'caught_up', position: 11n, applied: 11 });
+    expect(positions(views)).toEqual(allPositions(11));
+
+    const bumped = new ProjectionRunner({ store, views, projections: [seenPositions('seen', 2)] });
+    expect(await bumped.catchUp()).toEqual({ kind: 'caught_up', position: 11n, applied: 11 });
+    expect(positions(views)).toEqual(allPositions(11));
+
+    expect(await bumped.rebuild('nope')).toEqual(expect.objectContaining({ kind: 'projection_failed', reason: expect.stringContaining("no projection is named 'nope'") }));
+    await store.close();
+  });
+
+  it('follows new events live until stopped', async () => {
+    const store = makeStore();
+    const views = openViews();
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
+    runner.startLive(5);
+    await runReturningInvocation(store, participant('prober'), 1);
+    for (let i = 0; i < 200 && runner.checkpointOf('seen') !== 11n; i++) await new Promise((r) => setTimeout(r, 5));
+    await runner.stop();
+    expect(positions(views)).toEqual(allPositions(11));
+    await runReturningInvocation(store, participant('prober'), 2);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(runner.checkpointOf('seen')).toBe(11n);
+    await store.close();
+  });
+
+  it('reports an unreadable store as a storage failure', async () => {
+    const store = makeStore();
+    const views = openViews();
+    await store.close();
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
+    const result = await runner.catchUp();
+    if (result.kind === 'storage_failure') expect(result.reason).toMatch(/reading all events failed/);
+    else expect(result).toEqual({ kind: 'caught_up', position: undefined, applied: 0 });
+  });
+});
