@@ -1,0 +1,124 @@
+import {
+  findAdmissionByToolCallId,
+  type ActionResult,
+  type InvocationCommand,
+  type InvocationEvent,
+  type InvocationPortValues,
+  type RefusalCode,
+  type ToolActionRequest,
+} from '../../domain/invocation';
+import type { InvocationAggregate } from './aggregates';
+import type { RemoteAccess } from './remote/remote-access';
+import type { AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from './port';
+import type { Handled } from './stream-aggregate';
+
+/** Sees each batch of events the port made durable (progress display); it cannot change them. */
+export type PortEventListener = (events: readonly InvocationEvent[]) => void;
+
+type Outcome = Handled<unknown, InvocationEvent, { readonly code: RefusalCode; readonly message: string }>;
+
+const LEDGER_UNAVAILABLE: RefusalCode = 'ledger_unavailable';
+
+const ledgerMessage = (reason: string): string => `the event store did not retain the call: ${reason}`;
+
+const receipt = (outcome: Outcome): SettleReceipt => {
+  switch (outcome.kind) {
+    case 'accepted':
+      return { accepted: true };
+    case 'refused':
+      return { accepted: false, refusal: outcome.refusal.code, message: outcome.refusal.message };
+    case 'unavailable':
+      return { accepted: false, refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
+  }
+};
+
+const toolCallIdOf = (request: unknown): string | undefined => {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const id = (request as { tool_call_id?: unknown }).tool_call_id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * The in-process port of one invocation. It only turns calls into commands of the invocation's
+ * aggregate (which serialises them and returns after the append is durable); it holds no reference
+ * to the runtime manager.
+ */
+export class LocalInvocationPort implements InvocationToolActionPort {
+  readonly invocation_action_instance_id: string;
+  readonly participant_address: string;
+  readonly episode_id: string;
+  readonly participant_implementation_ref: string;
+  readonly execution_scope_ref: string;
+  readonly execution_generation: number;
+  readonly observation_point: string;
+  /** How a harness in another process reaches this port, when remote ports are on. */
+  remote: RemoteAccess | undefined = undefined;
+
+  constructor(
+    values: InvocationPortValues,
+    private readonly aggregate: InvocationAggregate,
+    private readonly clock: () => Date,
+    private readonly listener: PortEventListener | undefined,
+  ) {
+    this.invocation_action_instance_id = values.invocation_action_instance_id;
+    this.participant_address = values.participant_address;
+    this.episode_id = values.episode_id;
+    this.participant_implementation_ref = values.participant_implementation_ref;
+    this.execution_scope_ref = values.execution_scope_ref;
+    this.execution_generation = values.execution_generation;
+    this.observation_point = values.observation_point;
+  }
+
+  async admit(request: ToolActionRequest): Promise<AdmitResult> {
+    const outcome = await this.run({ type: 'AdmitToolAction', at: this.now(), request });
+    if (outcome.kind === 'refused') {
+      return { admitted: false, refusal: outcome.refusal.code, message: outcome.refusal.message };
+    }
+    if (outcome.kind === 'unavailable') {
+      return { admitted: false, refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
+    }
+    const event = outcome.events[0];
+    if (event !== undefined && event.type === 'ToolActionAdmitted') {
+      return { admitted: true, action_instance_id: event.action_instance_id };
+    }
+    // A replayed tool_call_id with the same request: the original decision.
+    const toolCallId = toolCallIdOf(request);
+    const original = toolCallId === undefined ? undefined : findAdmissionByToolCallId(this.aggregate.state, toolCallId);
+    if (original === undefined) {
+      return { admitted: false, refusal: 'request_invalid', message: 'the request matched no admission' };
+    }
+    return { admitted: true, action_instance_id: original.actionInstanceId };
+  }
+
+  async dispatch(actionInstanceId: string): Promise<DispatchReceipt> {
+    return receipt(await this.run({ type: 'DispatchToolAction', at: this.now(), actionInstanceId }));
+  }
+
+  async complete(actionInstanceId: string, result: ActionResult): Promise<SettleReceipt> {
+    return receipt(await this.run({ type: 'CompleteToolAction', at: this.now(), actionInstanceId, result }));
+  }
+
+  async reportUnknown(actionInstanceId: string, reason: string): Promise<SettleReceipt> {
+    return receipt(await this.run({ type: 'ReportToolActionUnknown', at: this.now(), actionInstanceId, reason }));
+  }
+
+  async cancel(actionInstanceId: string): Promise<SettleReceipt> {
+    return receipt(await this.run({ type: 'CancelToolAction', at: this.now(), actionInstanceId }));
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  private async run(command: InvocationCommand): Promise<Outcome> {
+    const outcome = await this.aggregate.handle(command);
+    if (outcome.kind === 'accepted' && outcome.events.length > 0 && this.listener !== undefined) {
+      try {
+        this.listener(outcome.events);
+      } catch {
+        // A failing progress display must not turn a durable call into a failed one.
+      }
+    }
+    return outcome;
+  }
+}

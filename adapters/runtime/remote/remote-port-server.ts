@@ -1,0 +1,189 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as t from 'io-ts';
+import { describeValidationErrors, type ActionResult, type ToolActionRequest } from '../../../domain/invocation';
+import type { InvocationToolActionPort } from '../port';
+import { REMOTE_VERBS, type RemoteAccess, type RemoteVerb } from './remote-access';
+
+/**
+ * The port over HTTP on 127.0.0.1. Each granted invocation gets its own random secret; a request must
+ * carry the secret of the invocation its path names. A missing or unknown secret is refused with 401,
+ * the secret of another invocation with 403. Revoking (at close) forgets the secret. Nothing of a
+ * request body is ever logged.
+ */
+
+const ActionBodyCodec = t.type({ action_instance_id: t.string });
+const BODY_CODECS = {
+  admit: t.type({ request: t.unknown }),
+  dispatch: ActionBodyCodec,
+  cancel: ActionBodyCodec,
+  complete: t.type({ action_instance_id: t.string, result: t.unknown }),
+  'report-unknown': t.type({ action_instance_id: t.string, reason: t.string }),
+} as const;
+
+const MAX_BODY_BYTES = 1 << 20;
+
+type Grant = { readonly port: InvocationToolActionPort; readonly digest: Buffer };
+
+const digestOf = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+
+const isVerb = (value: string): value is RemoteVerb => (REMOTE_VERBS as readonly string[]).includes(value);
+
+class HttpRefusal {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly message: string,
+  ) {}
+}
+
+const readBody = (request: IncomingMessage): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpRefusal(413, 'body_too_large', `a request body may hold at most ${MAX_BODY_BYTES} bytes`));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new HttpRefusal(400, 'body_invalid', 'expected a JSON object as the request body'));
+      }
+    });
+    request.on('error', reject);
+  });
+
+const send = (response: ServerResponse, status: number, body: unknown): void => {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+};
+
+export class RemotePortServer {
+  private readonly grants = new Map<string, Grant>();
+  private server: Server | undefined;
+  private baseUrl: string | undefined;
+
+  /** Listens on 127.0.0.1 on an ephemeral port. */
+  async start(): Promise<void> {
+    if (this.server !== undefined) return;
+    const server = createServer((request, response) => {
+      this.serve(request, response).catch(() => send(response, 500, { error: 'internal', message: 'the port failed' }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    this.server = server;
+    this.baseUrl = `http://127.0.0.1:${address.port}`;
+  }
+
+  get url(): string {
+    if (this.baseUrl === undefined) throw new Error('start() the remote port server first');
+    return this.baseUrl;
+  }
+
+  /** Makes the invocation's port reachable; the secret goes only to that invocation's harness. */
+  grant(port: InvocationToolActionPort): RemoteAccess {
+    const secret = randomBytes(32).toString('base64url');
+    this.grants.set(port.invocation_action_instance_id, { port, digest: digestOf(secret) });
+    return { url: this.url, invocation_action_instance_id: port.invocation_action_instance_id, secret };
+  }
+
+  /** The invocation closed: its secret dies. */
+  revoke(invocationActionInstanceId: string): void {
+    this.grants.delete(invocationActionInstanceId);
+  }
+
+  async close(): Promise<void> {
+    this.grants.clear();
+    const server = this.server;
+    this.server = undefined;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const { port, verb } = this.authorise(request);
+      if (verb === 'values') {
+        if (request.method !== 'GET') throw new HttpRefusal(405, 'method_not_allowed', 'read the port values with GET');
+        send(response, 200, valuesOf(port));
+        return;
+      }
+      if (request.method !== 'POST') throw new HttpRefusal(405, 'method_not_allowed', `call ${verb} with POST`);
+      send(response, 200, await call(port, verb, await readBody(request)));
+    } catch (error) {
+      if (error instanceof HttpRefusal) send(response, error.status, { error: error.error, message: error.message });
+      else throw error;
+    }
+  }
+
+  private authorise(request: IncomingMessage): { port: InvocationToolActionPort; verb: RemoteVerb } {
+    const match = /^\/invocations\/([^/]+)\/([a-z-]+)$/.exec(request.url ?? '');
+    if (match === null || !isVerb(match[2] ?? '')) {
+      throw new HttpRefusal(404, 'not_found', 'expected /invocations/<invocation action instance id>/<verb>');
+    }
+    const invocationId = decodeURIComponent(match[1] ?? '');
+    const header = request.headers.authorization;
+    const secret = header !== undefined && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    if (secret === '') throw new HttpRefusal(401, 'secret_missing', 'send the invocation secret as "Authorization: Bearer <secret>"');
+    const digest = digestOf(secret);
+    const grant = this.grants.get(invocationId);
+    if (grant !== undefined && timingSafeEqual(grant.digest, digest)) return { port: grant.port, verb: match[2] as RemoteVerb };
+    for (const other of this.grants.values()) {
+      if (timingSafeEqual(other.digest, digest)) {
+        throw new HttpRefusal(403, 'secret_foreign', 'the secret belongs to another invocation');
+      }
+    }
+    throw new HttpRefusal(401, 'secret_invalid', 'the secret is wrong, or the invocation has closed');
+  }
+}
+
+const valuesOf = (port: InvocationToolActionPort) => ({
+  invocation_action_instance_id: port.invocation_action_instance_id,
+  participant_address: port.participant_address,
+  episode_id: port.episode_id,
+  participant_implementation_ref: port.participant_implementation_ref,
+  execution_scope_ref: port.execution_scope_ref,
+  execution_generation: port.execution_generation,
+  observation_point: port.observation_point,
+});
+
+const decodeBody = <A>(codec: t.Decoder<unknown, A>, body: unknown): A => {
+  const decoded = codec.decode(body);
+  if (decoded._tag === 'Left') throw new HttpRefusal(400, 'body_invalid', describeValidationErrors(decoded.left));
+  return decoded.right;
+};
+
+const call = (port: InvocationToolActionPort, verb: Exclude<RemoteVerb, 'values'>, body: unknown): Promise<unknown> => {
+  switch (verb) {
+    case 'admit':
+      // The decider decodes the request and refuses it with request_invalid when it does not fit.
+      return port.admit(decodeBody(BODY_CODECS.admit, body).request as ToolActionRequest);
+    case 'dispatch':
+      return port.dispatch(decodeBody(BODY_CODECS.dispatch, body).action_instance_id);
+    case 'cancel':
+      return port.cancel(decodeBody(BODY_CODECS.cancel, body).action_instance_id);
+    case 'complete': {
+      const decoded = decodeBody(BODY_CODECS.complete, body);
+      return port.complete(decoded.action_instance_id, decoded.result as ActionResult);
+    }
+    case 'report-unknown': {
+      const decoded = decodeBody(BODY_CODECS['report-unknown'], body);
+      return port.reportUnknown(decoded.action_instance_id, decoded.reason);
+    }
+  }
+};

@@ -1,0 +1,509 @@
+import { isCadenceTick, type AttemptOutcome, type AttemptStarted, type SchedulerPolicy } from '../../domain/scheduler';
+import {
+  ActionResultCodec,
+  unresolvedIndeterminateActions,
+  type AdmissionContext,
+  type InvocationEvent,
+  type InvocationState,
+  type ResolvedEffect,
+} from '../../domain/invocation';
+import {
+  actorProvenanceOf,
+  buildAdmissionContext,
+  findImplementation,
+  registerRuntime,
+  type ManifestDocument,
+  type Registration,
+} from '../../domain/manifest';
+import { actionContractAt, type CompiledPolicy, type CompiledScenario, type Diagnostic } from '../../domain/scenario';
+import { actorProvenance } from '../../domain/addresses';
+import { schedulerStream } from '../../domain/streams';
+import type { EventStore } from '../event-store';
+import {
+  invocationAggregate,
+  schedulerAggregate,
+  schedulerEventCodec,
+  type InvocationAggregate,
+  type SchedulerAggregate,
+} from './aggregates';
+import { LocalInvocationPort } from './invocation-port';
+import { operationInInvocation, outerOperationOfAttempt, parentOperationOf, type OperationStatus } from './operations';
+import type { OuterActionRequest, ParticipantRuntime, ParticipantSnapshot } from './participant-runtime';
+import type { InvocationToolActionPort } from './port';
+import type { RemoteAccess } from './remote/remote-access';
+import type { RemotePortServer } from './remote/remote-port-server';
+
+/** What a progress display can follow; never carries tool arguments or results. */
+export type RuntimeProgress =
+  | { readonly kind: 'invocation_opened'; readonly invocation_action_instance_id: string; readonly tick: number }
+  | {
+      readonly kind: 'invocation_closed';
+      readonly invocation_action_instance_id: string;
+      readonly outcome: AttemptOutcome;
+      readonly indeterminate_action_ids: readonly string[];
+      readonly recovered: boolean;
+    }
+  | { readonly kind: 'tool_action_admitted'; readonly action_instance_id: string; readonly tool_call_id: string }
+  | { readonly kind: 'tool_action_settled'; readonly action_instance_id: string; readonly settlement: string }
+  | { readonly kind: 'scheduler_stopped'; readonly participant_address: string; readonly reason: string }
+  | { readonly kind: 'storage_failure'; readonly reason: string };
+
+/** Keeps the open-invocations read model current and lists it (projections/open-invocations). */
+export interface OpenInvocationsIndex {
+  catchUp(): Promise<unknown>;
+  listOpen(): readonly { readonly invocation_action_instance_id: string }[];
+}
+
+export interface RuntimeManagerOptions {
+  readonly compiled: CompiledScenario;
+  readonly manifest: ManifestDocument;
+  readonly runtime: ParticipantRuntime;
+  readonly store: EventStore;
+  readonly episodeId: string;
+  readonly clock: () => Date;
+  readonly crossingPolicyInstalled?: boolean;
+  readonly openInvocations?: OpenInvocationsIndex;
+  /** When given, each attached port is also reachable over it with a per-invocation secret. */
+  readonly remotePorts?: RemotePortServer;
+  readonly onProgress?: (progress: RuntimeProgress) => void;
+}
+
+/** The port handed to `attachInvocationToolActions`; `remote` is present when remote ports are on. */
+export interface AttachedPort extends InvocationToolActionPort {
+  readonly remote?: RemoteAccess;
+}
+
+export type OperatorResult = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+
+export class RegistrationRefused extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(`the participant runtime's claim is refused: ${diagnostics.map((d) => d.message).join(' ')}`);
+    this.name = 'RegistrationRefused';
+  }
+}
+
+interface PolicyParticipant {
+  readonly policy: CompiledPolicy;
+  readonly schedulerPolicy: SchedulerPolicy;
+  readonly scheduler: SchedulerAggregate;
+  admissionContext: AdmissionContext | undefined;
+}
+
+const schedulerPolicyOf = (policy: CompiledPolicy, participantAddress: string): SchedulerPolicy | undefined => {
+  if (policy.profile !== 'participant-autonomous-execution/v1') return undefined;
+  return {
+    policy_address: policy.address,
+    participant_address: participantAddress,
+    clock_address: policy.clockAddress,
+    action_order: policy.actionOrder,
+    start_tick: policy.cadence.startTick,
+    cadence_ticks: policy.cadence.cadenceTicks,
+    max_action_attempts: policy.maxActionAttempts,
+    max_in_flight: policy.maxInFlight,
+    failure_policy: policy.failurePolicy,
+  };
+};
+
+const keyOf = (policyAddress: string, participantAddress: string): string => schedulerStream(policyAddress, participantAddress);
+
+/** How an invocation's closure counts for its attempt. */
+const attemptOutcomeOf = (state: InvocationState): AttemptOutcome => {
+  if (state.status !== 'opened' || state.lifecycle.status !== 'closed') return 'consumed';
+  const closure = state.lifecycle.closure;
+  if (closure.outcome !== 'returned' || state.lifecycle.recovered) return 'consumed';
+  return closure.actionResult.status === 'succeeded' ? 'succeeded' : 'failed';
+};
+
+const indeterminateIdsOf = (state: InvocationState): string[] =>
+  unresolvedIndeterminateActions(state).map((record) => record.actionInstanceId);
+
+/**
+ * The live system of SPEC.md sections 5 to 7: runs each v1 policy on a shared logical clock, opens an
+ * invocation per due outer action, attaches and activates its port around `admitAction`, closes it,
+ * counts the attempt, and recovers interrupted invocations on start.
+ */
+export class RuntimeManager {
+  readonly registration: Registration;
+  private readonly schedulers = new Map<string, PolicyParticipant>();
+  private readonly running = new Map<string, InvocationAggregate>();
+  private crossingPolicyInstalled: boolean;
+  private currentTick = -1;
+  private started = false;
+  private advancing: Promise<void> = Promise.resolve();
+  private driver: NodeJS.Timeout | undefined;
+  private driverStopped = true;
+
+  constructor(private readonly options: RuntimeManagerOptions) {
+    this.registration = registerRuntime(options.runtime, options.manifest, options.compiled);
+    if (!this.registration.attachPort && this.registration.reason === 'claim-refused') {
+      throw new RegistrationRefused(this.registration.diagnostics);
+    }
+    this.crossingPolicyInstalled = options.crossingPolicyInstalled ?? false;
+    for (const policy of options.compiled.policies) {
+      for (const participant of policy.participantAddresses) {
+        const schedulerPolicy = schedulerPolicyOf(policy, participant);
+        if (schedulerPolicy === undefined) continue;
+        this.schedulers.set(keyOf(policy.address, participant), {
+          policy,
+          schedulerPolicy,
+          scheduler: schedulerAggregate(options.store, policy.address, participant),
+          admissionContext: undefined,
+        });
+      }
+    }
+  }
+
+  /** True when ports are attached: the manifest claims the composition and the runtime can take them. */
+  get attachesPorts(): boolean {
+    return this.registration.attachPort;
+  }
+
+  /** The last tick of the shared logical clock that ran (-1 before the first). */
+  get tick(): number {
+    return this.currentTick;
+  }
+
+  /** Recovery: every interrupted invocation is settled and closed, and its attempt counted, before any new one. */
+  async start(): Promise<void> {
+    for (const entry of this.schedulers.values()) {
+      await this.must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+      const lastTick = entry.scheduler.state.lastTick;
+      if (lastTick !== null && lastTick > this.currentTick) this.currentTick = lastTick;
+    }
+    if (this.options.openInvocations !== undefined) {
+      await this.options.openInvocations.catchUp();
+      for (const row of this.options.openInvocations.listOpen()) {
+        await this.recoverInvocation(row.invocation_action_instance_id);
+      }
+    }
+    // Attempts still in flight: interrupted before their invocation opened, after it closed, or not yet
+    // in the open-invocations view.
+    for (const entry of this.schedulers.values()) {
+      for (const actionInstanceId of [...entry.scheduler.state.inFlight.values()]) {
+        await this.recoverInvocation(actionInstanceId);
+      }
+    }
+    await this.options.openInvocations?.catchUp();
+    this.started = true;
+  }
+
+  /** Moves the shared clock `ticks` forward, running every due attempt in tick order. */
+  advance(ticks = 1): Promise<void> {
+    const run = this.advancing.then(async () => {
+      if (!this.started) throw new Error('start() the runtime manager (recovery) before advancing the clock');
+      const target = this.currentTick + ticks;
+      while (this.currentTick < target) {
+        const tick = this.currentTick + 1;
+        const due: Promise<void>[] = [];
+        for (const entry of this.schedulers.values()) {
+          if (isCadenceTick(entry.schedulerPolicy, tick)) due.push(this.runAttempt(entry, tick));
+        }
+        await Promise.all(due);
+        this.currentTick = tick;
+        if (due.length > 0) await this.options.openInvocations?.catchUp();
+      }
+    });
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Advances one tick every `intervalMs` until `stopClock()` or `close()`. */
+  startClock(intervalMs: number): void {
+    if (!this.driverStopped) return;
+    this.driverStopped = false;
+    const step = (): void => {
+      this.driver = setTimeout(() => {
+        this.advance(1)
+          .catch((error: unknown) => this.progress({ kind: 'storage_failure', reason: String(error) }))
+          .finally(() => {
+            if (!this.driverStopped) step();
+          });
+      }, intervalMs);
+    };
+    step();
+  }
+
+  stopClock(): void {
+    this.driverStopped = true;
+    if (this.driver !== undefined) clearTimeout(this.driver);
+    this.driver = undefined;
+  }
+
+  setCrossingPolicyInstalled(installed: boolean): void {
+    this.crossingPolicyInstalled = installed;
+    for (const entry of this.schedulers.values()) entry.admissionContext = undefined;
+  }
+
+  /** The outer operation or a tool action (a child of it), at this moment. */
+  async getOperation(operationId: string): Promise<OperationStatus | undefined> {
+    const invocationId = parentOperationOf(operationId) ?? operationId;
+    const live = this.running.get(invocationId);
+    if (live !== undefined) return operationInInvocation(live.state, operationId);
+    const aggregate = invocationAggregate(this.options.store, invocationId);
+    await this.must(aggregate.load(), `reading ${aggregate.stream}`);
+    const found = operationInInvocation(aggregate.state, operationId);
+    if (found !== undefined || parentOperationOf(operationId) !== undefined) return found;
+    // No invocation stream: an outer operation that ran without the claim.
+    const [policyAddress, participantAddress] = operationId.split(':');
+    if (policyAddress === undefined || participantAddress === undefined) return undefined;
+    const read = await this.options.store.readStream(schedulerStream(policyAddress, participantAddress));
+    if (read.kind === 'storage_failure') throw new Error(read.reason);
+    const events = [];
+    for (const recorded of read.events) {
+      const event = schedulerEventCodec.fromRecorded(recorded);
+      if (typeof event !== 'string') events.push(event);
+    }
+    return outerOperationOfAttempt(events, operationId);
+  }
+
+  /** An operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */
+  async resolve(actionInstanceId: string, effect: ResolvedEffect, evidenceRef: string): Promise<OperatorResult> {
+    const invocationId = parentOperationOf(actionInstanceId);
+    if (invocationId === undefined) {
+      return { ok: false, code: 'action_unknown', message: `${actionInstanceId} is not a tool action id (<invocation>:tool=<n>)` };
+    }
+    const aggregate = this.running.get(invocationId) ?? invocationAggregate(this.options.store, invocationId);
+    const loaded = await aggregate.load();
+    if (loaded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: loaded.reason };
+    const resolved = await aggregate.handle({
+      type: 'ResolveIndeterminateToolAction',
+      at: this.now(),
+      actionInstanceId,
+      effect,
+      evidenceRef,
+    });
+    if (resolved.kind === 'refused') return { ok: false, code: resolved.refusal.code, message: resolved.refusal.message };
+    if (resolved.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: resolved.reason };
+    const state = resolved.state;
+    if (state.status !== 'opened') return { ok: false, code: 'action_unknown', message: `${invocationId} was never opened` };
+    const entry = this.schedulers.get(keyOf(state.portValues.execution_scope_ref, state.portValues.participant_address));
+    if (entry === undefined) return { ok: true };
+    const recorded = await entry.scheduler.handle({ type: 'RecordResolution', action_instance_id: actionInstanceId, at: this.now() });
+    if (recorded.kind === 'refused') return { ok: false, code: recorded.refusal.code, message: recorded.refusal.message };
+    if (recorded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: recorded.reason };
+    return { ok: true };
+  }
+
+  /** Restarts a participant's stopped schedulers (every policy it takes part in). */
+  async restartScheduler(participantAddress: string): Promise<OperatorResult> {
+    let restarted = false;
+    let last: OperatorResult = { ok: false, code: 'participant_unknown', message: `${participantAddress} has no v1 scheduler` };
+    for (const entry of this.schedulers.values()) {
+      if (entry.schedulerPolicy.participant_address !== participantAddress) continue;
+      const handled = await entry.scheduler.handle({ type: 'RestartScheduler', at: this.now() });
+      if (handled.kind === 'accepted') restarted = true;
+      else if (handled.kind === 'refused') last = { ok: false, code: handled.refusal.code, message: handled.refusal.message };
+      else last = { ok: false, code: 'ledger_unavailable', message: handled.reason };
+    }
+    return restarted ? { ok: true } : last;
+  }
+
+  /** Whether the participant's scheduler under `policyAddress` is stopped, and why. */
+  schedulerStatus(policyAddress: string, participantAddress: string) {
+    return this.schedulers.get(keyOf(policyAddress, participantAddress))?.scheduler.state;
+  }
+
+  /** Stops the driver and waits for the attempts in flight; the store stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.stopClock();
+    await this.advancing;
+  }
+
+  private async runAttempt(entry: PolicyParticipant, tick: number): Promise<void> {
+    const policy = entry.schedulerPolicy;
+    const started = await entry.scheduler.handle({ type: 'StartAttempt', policy, tick, at: this.now() });
+    if (started.kind === 'unavailable') return this.progress({ kind: 'storage_failure', reason: started.reason });
+    if (started.kind === 'refused') return;
+    const attempt = started.events[0];
+    if (attempt === undefined || attempt.type !== 'AttemptStarted') return;
+    const request = this.outerRequest(entry, attempt);
+    const snapshot: ParticipantSnapshot = { clock_address: policy.clock_address, tick, attempt: attempt.attempt };
+    let outcome: AttemptOutcome;
+    let indeterminate: readonly string[] = [];
+    if (this.registration.attachPort) {
+      const state = await this.runInvocation(entry, attempt, request, snapshot);
+      outcome = attemptOutcomeOf(state);
+      indeterminate = indeterminateIdsOf(state);
+    } else {
+      outcome = await this.runPlain(request, snapshot);
+    }
+    await this.finishAttempt(entry, attempt.attempt, attempt.action_instance_id, outcome, indeterminate, false);
+  }
+
+  private outerRequest(entry: PolicyParticipant, attempt: AttemptStarted): OuterActionRequest {
+    return {
+      action_instance_id: attempt.action_instance_id,
+      participant_address: attempt.participant_address,
+      episode_id: this.options.episodeId,
+      action_contract_address: attempt.action_contract_address,
+      observation_boundary_address: entry.policy.observationBoundaryAddress,
+      target_addresses: actionContractAt(this.options.compiled, attempt.action_contract_address)?.targetAddresses ?? [],
+      observation_point: attempt.observation_point,
+      execution_scope_ref: attempt.policy_address,
+      execution_generation: attempt.execution_generation,
+      participant_implementation_ref: entry.policy.implementationRef,
+    };
+  }
+
+  private admissionContextOf(entry: PolicyParticipant): AdmissionContext {
+    if (entry.admissionContext === undefined) {
+      entry.admissionContext = buildAdmissionContext(
+        this.options.compiled,
+        this.options.manifest,
+        entry.policy.address,
+        entry.schedulerPolicy.participant_address,
+        { crossingPolicyInstalled: this.crossingPolicyInstalled },
+      );
+    }
+    return entry.admissionContext;
+  }
+
+  private actorProvenance(entry: PolicyParticipant): string {
+    const implementation = findImplementation(this.options.manifest, entry.policy.implementationRef);
+    return implementation === undefined ? actorProvenance(entry.policy.implementationRef, 'unversioned') : actorProvenanceOf(implementation);
+  }
+
+  private async runInvocation(
+    entry: PolicyParticipant,
+    attempt: AttemptStarted,
+    request: OuterActionRequest,
+    snapshot: ParticipantSnapshot,
+  ): Promise<InvocationState> {
+    const invocationId = attempt.action_instance_id;
+    const aggregate = invocationAggregate(this.options.store, invocationId);
+    const portValues = {
+      invocation_action_instance_id: invocationId,
+      participant_address: request.participant_address,
+      episode_id: request.episode_id,
+      participant_implementation_ref: request.participant_implementation_ref,
+      execution_scope_ref: request.execution_scope_ref,
+      execution_generation: request.execution_generation,
+      observation_point: request.observation_point,
+    };
+    const opened = await aggregate.handle({
+      type: 'OpenInvocation',
+      at: this.now(),
+      portValues,
+      outerAction: {
+        action_contract_address: request.action_contract_address,
+        observation_boundary_address: request.observation_boundary_address,
+        target_addresses: request.target_addresses,
+        actor_provenance: this.actorProvenance(entry),
+      },
+      admissionContext: this.admissionContextOf(entry),
+    });
+    if (opened.kind !== 'accepted') {
+      this.progress({ kind: 'storage_failure', reason: opened.kind === 'refused' ? opened.refusal.message : opened.reason });
+      return aggregate.state;
+    }
+    this.running.set(invocationId, aggregate);
+    this.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
+    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, (events) => this.portProgress(events));
+    const remote = this.options.remotePorts?.grant(port);
+    if (remote !== undefined) port.remote = remote;
+    const attached: AttachedPort = port;
+
+    let close: { outcome: 'returned'; result: unknown } | { outcome: 'threw' };
+    try {
+      this.options.runtime.attachInvocationToolActions?.(attached);
+      await aggregate.handle({ type: 'ActivateInvocation', at: this.now() });
+      close = { outcome: 'returned', result: await this.options.runtime.admitAction(request, snapshot) };
+    } catch {
+      close = { outcome: 'threw' };
+    }
+    const closed = await aggregate.handle({ type: 'CloseInvocation', at: this.now(), close });
+    if (remote !== undefined) this.options.remotePorts?.revoke(invocationId);
+    this.running.delete(invocationId);
+    if (closed.kind === 'accepted') this.portProgress(closed.events);
+    else if (closed.kind === 'unavailable') this.progress({ kind: 'storage_failure', reason: closed.reason });
+    return aggregate.state;
+  }
+
+  private async runPlain(request: OuterActionRequest, snapshot: ParticipantSnapshot): Promise<AttemptOutcome> {
+    try {
+      const result = ActionResultCodec.decode(await this.options.runtime.admitAction(request, snapshot));
+      if (result._tag === 'Left' || result.right.action_instance_id !== request.action_instance_id) return 'consumed';
+      return result.right.status === 'succeeded' ? 'succeeded' : 'failed';
+    } catch {
+      return 'consumed';
+    }
+  }
+
+  private async finishAttempt(
+    entry: PolicyParticipant,
+    attempt: number,
+    invocationId: string,
+    outcome: AttemptOutcome,
+    indeterminate: readonly string[],
+    recovered: boolean,
+  ): Promise<void> {
+    const finished = await entry.scheduler.handle({
+      type: 'FinishAttempt',
+      policy: entry.schedulerPolicy,
+      attempt,
+      outcome,
+      indeterminate_action_ids: indeterminate,
+      at: this.now(),
+    });
+    if (finished.kind === 'unavailable') return this.progress({ kind: 'storage_failure', reason: finished.reason });
+    this.progress({
+      kind: 'invocation_closed',
+      invocation_action_instance_id: invocationId,
+      outcome,
+      indeterminate_action_ids: indeterminate,
+      recovered,
+    });
+    if (finished.kind !== 'accepted') return;
+    for (const event of finished.events) {
+      if (event.type === 'SchedulerStopped') {
+        this.progress({ kind: 'scheduler_stopped', participant_address: entry.schedulerPolicy.participant_address, reason: event.reason });
+      }
+    }
+  }
+
+  /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight). */
+  private async recoverInvocation(invocationId: string): Promise<void> {
+    const aggregate = invocationAggregate(this.options.store, invocationId);
+    await this.must(aggregate.load(), `reading ${aggregate.stream}`);
+    let state = aggregate.state;
+    if (state.status === 'opened' && state.lifecycle.status !== 'closed') {
+      const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: this.now() });
+      if (recovered.kind === 'unavailable') throw new Error(`recovering ${invocationId}: ${recovered.reason}`);
+      if (recovered.kind === 'accepted') this.portProgress(recovered.events);
+      state = aggregate.state;
+    }
+    for (const entry of this.schedulers.values()) {
+      for (const [attempt, actionInstanceId] of entry.scheduler.state.inFlight) {
+        if (actionInstanceId !== invocationId) continue;
+        await this.finishAttempt(entry, attempt, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state), true);
+      }
+    }
+  }
+
+  private portProgress(events: readonly InvocationEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'ToolActionAdmitted') {
+        this.progress({ kind: 'tool_action_admitted', action_instance_id: event.action_instance_id, tool_call_id: event.tool_call_id });
+      } else if (event.type === 'ToolActionSettled') {
+        this.progress({ kind: 'tool_action_settled', action_instance_id: event.action_instance_id, settlement: event.settlement });
+      }
+    }
+  }
+
+  private progress(progress: RuntimeProgress): void {
+    try {
+      this.options.onProgress?.(progress);
+    } catch {
+      // A failing display never stops the engine.
+    }
+  }
+
+  private async must(loading: Promise<{ kind: 'loaded' } | { kind: 'unavailable'; reason: string }>, what: string): Promise<void> {
+    const loaded = await loading;
+    if (loaded.kind === 'unavailable') throw new Error(`${what}: ${loaded.reason}`);
+  }
+
+  private now(): string {
+    return this.options.clock().toISOString();
+  }
+}

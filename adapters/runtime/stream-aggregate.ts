@@ -1,0 +1,110 @@
+import type * as E from 'fp-ts/Either';
+import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../event-store';
+
+/**
+ * The generic command handler: one aggregate stream kept folded in memory. A command is decided
+ * against the held state, appended with the expected revision (one durable write), and folded in.
+ * A version conflict re-reads the stream from the held revision, re-folds and decides again; a
+ * storage failure becomes a value the caller turns into its own refusal. Commands on one stream run
+ * one after another (a promise chain); different streams run concurrently.
+ */
+
+export interface StreamDecider<S, C, V, R> {
+  readonly initialState: () => S;
+  readonly evolve: (state: S, event: V) => S;
+  readonly decide: (command: C, state: S) => E.Either<R, readonly V[]>;
+}
+
+export interface EventCodec<V> {
+  readonly typeOf: (event: V) => string;
+  readonly toData: (event: V) => JsonValue;
+  /** The event a recorded one stands for, or a sentence saying why it is not one. */
+  readonly fromRecorded: (recorded: RecordedEvent) => V | string;
+}
+
+export type Handled<S, V, R> =
+  | { readonly kind: 'accepted'; readonly events: readonly V[]; readonly state: S }
+  | { readonly kind: 'refused'; readonly refusal: R; readonly state: S }
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly state: S };
+
+type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string };
+
+/** Deterministic event ids: a retried append of the same decision carries the same ids. */
+export const eventId = (stream: string, revision: bigint): string => `${stream}@${revision}`;
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export class StreamAggregate<S, C, V, R> {
+  private held: S;
+  /** Revision of the last event folded in; -1 when the stream is empty. */
+  private revision = -1n;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly stream: string,
+    private readonly store: EventStore,
+    private readonly decider: StreamDecider<S, C, V, R>,
+    private readonly codec: EventCodec<V>,
+  ) {
+    this.held = decider.initialState();
+  }
+
+  get state(): S {
+    return this.held;
+  }
+
+  /** Reads and folds the stream from where the held state stopped. */
+  async load(): Promise<Loaded> {
+    const read = await this.store.readStream(this.stream, { fromRevision: this.revision + 1n });
+    if (read.kind === 'storage_failure') return { kind: 'unavailable', reason: read.reason };
+    for (const recorded of read.events) {
+      const event = this.codec.fromRecorded(recorded);
+      if (typeof event === 'string') {
+        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${this.stream}': ${event}` };
+      }
+      this.held = this.decider.evolve(this.held, event);
+      this.revision = recorded.revision;
+    }
+    return { kind: 'loaded' };
+  }
+
+  /** Runs the command after every command handed in before it has finished. */
+  handle(command: C): Promise<Handled<S, V, R>> {
+    const run = this.tail.then(() => this.execute(command));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async execute(command: C): Promise<Handled<S, V, R>> {
+    for (let attempt = 0; ; attempt++) {
+      const decision = this.decider.decide(command, this.held);
+      if (decision._tag === 'Left') return { kind: 'refused', refusal: decision.left, state: this.held };
+      const events = decision.right;
+      if (events.length === 0) return { kind: 'accepted', events, state: this.held };
+      const toAppend: EventToAppend[] = [];
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i] as V;
+        toAppend.push({
+          id: eventId(this.stream, this.revision + 1n + BigInt(i)),
+          type: this.codec.typeOf(event),
+          data: this.codec.toData(event),
+        });
+      }
+      const expectedRevision = this.revision < 0n ? 'no_stream' : this.revision;
+      const appended = await this.store.append(this.stream, toAppend, { expectedRevision });
+      if (appended.kind === 'appended') {
+        let state = this.held;
+        for (const event of events) state = this.decider.evolve(state, event);
+        this.held = state;
+        this.revision = appended.nextExpectedRevision;
+        return { kind: 'accepted', events, state };
+      }
+      if (appended.kind === 'storage_failure') return { kind: 'unavailable', reason: appended.reason, state: this.held };
+      if (attempt >= MAX_CONFLICT_RETRIES) {
+        return { kind: 'unavailable', reason: `stream '${this.stream}' kept changing under ${attempt + 1} appends`, state: this.held };
+      }
+      const reloaded = await this.load();
+      if (reloaded.kind === 'unavailable') return { kind: 'unavailable', reason: reloaded.reason, state: this.held };
+    }
+  }
+}

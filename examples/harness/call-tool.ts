@@ -1,0 +1,83 @@
+import type { InvocationToolActionPort } from '../../adapters/runtime';
+
+/**
+ * The seed's `call_tool`: admit the call, dispatch it, run the tool only after an accepted dispatch,
+ * then complete it, or report its effects unknown when it timed out.
+ */
+
+/** The tool did not answer in time: its effects are unknown. */
+export class ToolTimeout extends Error {
+  constructor(toolName: string) {
+    super(`${toolName} timed out`);
+    this.name = 'ToolTimeout';
+  }
+}
+
+/** The compiled relation a tool call uses. */
+export interface ToolBinding {
+  readonly tool_affordance_address: string;
+  readonly action_contract_address: string;
+  readonly observation_boundary_address: string;
+  readonly target_addresses: readonly string[];
+  readonly evidence_refs?: readonly string[];
+}
+
+export type ToolCallOutcome =
+  | { readonly kind: 'refused'; readonly refusal: string }
+  | { readonly kind: 'not_dispatched'; readonly action_instance_id: string; readonly refusal: string }
+  | { readonly kind: 'completed'; readonly action_instance_id: string; readonly succeeded: boolean }
+  | { readonly kind: 'unknown'; readonly action_instance_id: string };
+
+/**
+ * Runs one tool call through the port. `runTool` resolves true on success, false on failure, and
+ * rejects with ToolTimeout when its effects are unknown. Neither its arguments nor its result go
+ * through the port.
+ */
+export const callTool = async (
+  port: InvocationToolActionPort,
+  toolCallId: string,
+  binding: ToolBinding,
+  runTool: () => Promise<boolean>,
+): Promise<ToolCallOutcome> => {
+  const decision = await port.admit({
+    tool_call_id: toolCallId,
+    invocation_action_instance_id: port.invocation_action_instance_id,
+    participant_address: port.participant_address,
+    episode_id: port.episode_id,
+    participant_implementation_ref: port.participant_implementation_ref,
+    tool_affordance_address: binding.tool_affordance_address,
+    action_contract_address: binding.action_contract_address,
+    observation_boundary_address: binding.observation_boundary_address,
+    target_addresses: binding.target_addresses,
+    execution_scope_ref: port.execution_scope_ref,
+    execution_generation: port.execution_generation,
+  });
+  if (!decision.admitted) return { kind: 'refused', refusal: decision.refusal }; // do not run the tool
+  const actionInstanceId = decision.action_instance_id;
+  const receipt = await port.dispatch(actionInstanceId);
+  if (!receipt.accepted) return { kind: 'not_dispatched', action_instance_id: actionInstanceId, refusal: receipt.refusal };
+  let succeeded: boolean;
+  try {
+    succeeded = await runTool();
+  } catch (error) {
+    if (!(error instanceof ToolTimeout)) throw error;
+    await port.reportUnknown(actionInstanceId, 'timeout');
+    return { kind: 'unknown', action_instance_id: actionInstanceId };
+  }
+  const completed = await port.complete(actionInstanceId, {
+    status: succeeded ? 'succeeded' : 'failed',
+    participant_address: port.participant_address,
+    episode_id: port.episode_id,
+    action_instance_id: actionInstanceId,
+    action_contract_address: binding.action_contract_address,
+    observation_point: port.observation_point,
+    ...(binding.evidence_refs === undefined ? {} : { evidence_refs: binding.evidence_refs }),
+    ...(succeeded ? {} : { failure_class: 'target_unavailable' as const }),
+  });
+  if (!completed.accepted) {
+    // The outcome was refused (outcome_invalid): its effects happened but are not recorded as told.
+    await port.reportUnknown(actionInstanceId, `outcome refused: ${completed.refusal}`);
+    return { kind: 'unknown', action_instance_id: actionInstanceId };
+  }
+  return { kind: 'completed', action_instance_id: actionInstanceId, succeeded };
+};
