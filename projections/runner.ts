@@ -265,3 +265,13 @@ const projectionFailed = (projection: string, position: bigint, reason: string):
   position,
   reason,
 });
+
+/** The position a projection's rows reflect, read straight from the views database; undefined before any. */
+export const readProjectionCheckpoint = (views: Database, name: string): bigint | undefined => {
+  const table = views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'`).get();
+  if (table === undefined) return undefined;
+  const row = views.prepare('SELECT position FROM projection_checkpoints WHERE name = ?').safeIntegers(true).get(name) as
+    | { position: bigint | null }
+    | undefined;
+  return row?.position ?? undefined;
+};

@@ -103,9 +103,12 @@ export class InvocationDriver {
   readonly id: string;
   readonly stream: string;
   private ordinal = 0;
+  /** Every event the decider produced, in order (with or without a store). */
+  readonly events: InvocationEvent[] = [];
 
+  /** Without a store the driver stays pure: the events are only kept in `events`. */
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore | undefined,
     readonly participantAddress: string,
     attempt: number,
   ) {
@@ -116,8 +119,11 @@ export class InvocationDriver {
   async run(command: InvocationCommand): Promise<readonly InvocationEvent[]> {
     const decision = invocationDecider.decide(command, this.state);
     if (E.isLeft(decision)) throw new Error(`refused ${command.type}: ${decision.left.code} ${decision.left.message}`);
-    for (const event of decision.right) this.state = invocationDecider.evolve(this.state, event);
-    if (decision.right.length > 0) await append(this.store, this.stream, decision.right);
+    for (const event of decision.right) {
+      this.state = invocationDecider.evolve(this.state, event);
+      this.events.push(event);
+    }
+    if (decision.right.length > 0 && this.store !== undefined) await append(this.store, this.stream, decision.right);
     return decision.right;
   }
 
@@ -184,7 +190,7 @@ export class InvocationDriver {
 }
 
 /** A full invocation: `completedCalls` tool actions completed, one cancelled before dispatch, then a return. */
-export const runReturningInvocation = async (store: EventStore, participantAddr: string, attempt: number, completedCalls = 2): Promise<InvocationDriver> => {
+export const runReturningInvocation = async (store: EventStore | undefined, participantAddr: string, attempt: number, completedCalls = 2): Promise<InvocationDriver> => {
   const driver = new InvocationDriver(store, participantAddr, attempt);
   await driver.open();
   await driver.activate();

@@ -1,0 +1,10 @@
+export { participantHistoryProjection } from './projection';
+export {
+  participantHistoryView,
+  storedHistory,
+  VISIBILITY_PROJECTION_REF,
+  type HistoryFilter,
+  type HistoryViewBehaviorEvent,
+  type ParticipantHistoryView,
+} from './query';
+export { verifyHistory, type AuditFinding, type AuditFindingCode } from './audit';
