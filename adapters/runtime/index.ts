@@ -16,3 +16,4 @@ export { invocationAggregate, schedulerAggregate, invocationEventCodec, schedule
 export { RemotePortServer } from './remote/remote-port-server';
 export { RemoteInvocationPort, RemotePortRefused } from './remote/remote-port-client';
 export { RemoteAccessCodec, type RemoteAccess } from './remote/remote-access';
+export { openInvocationsIndex } from './open-invocations-index';

@@ -18,7 +18,9 @@ import {
 import { actionContractAt, type CompiledPolicy, type CompiledScenario, type Diagnostic } from '../../domain/scenario';
 import { actorProvenance } from '../../domain/addresses';
 import { schedulerStream } from '../../domain/streams';
+import type { Database } from 'better-sqlite3';
 import type { EventStore } from '../event-store';
+import { openInvocationsIndex } from './open-invocations-index';
 import {
   invocationAggregate,
   schedulerAggregate,
@@ -62,6 +64,9 @@ export interface RuntimeManagerOptions {
   readonly episodeId: string;
   readonly clock: () => Date;
   readonly crossingPolicyInstalled?: boolean;
+  /** The views database: recovery reads the open-invocations view from it, and the manager keeps it current. */
+  readonly views?: Database;
+  /** Another source of open invocations; by default the open-invocations view of `views`. */
   readonly openInvocations?: OpenInvocationsIndex;
   /** When given, each attached port is also reachable over it with a per-invocation secret. */
   readonly remotePorts?: RemotePortServer;
@@ -132,6 +137,7 @@ export class RuntimeManager {
   private advancing: Promise<void> = Promise.resolve();
   private driver: NodeJS.Timeout | undefined;
   private driverStopped = true;
+  private readonly openInvocations: OpenInvocationsIndex | undefined;
 
   constructor(private readonly options: RuntimeManagerOptions) {
     this.registration = registerRuntime(options.runtime, options.manifest, options.compiled);
@@ -139,6 +145,8 @@ export class RuntimeManager {
       throw new RegistrationRefused(this.registration.diagnostics);
     }
     this.crossingPolicyInstalled = options.crossingPolicyInstalled ?? false;
+    this.openInvocations =
+      options.openInvocations ?? (options.views === undefined ? undefined : openInvocationsIndex(options.store, options.views));
     for (const policy of options.compiled.policies) {
       for (const participant of policy.participantAddresses) {
         const schedulerPolicy = schedulerPolicyOf(policy, participant);
@@ -170,9 +178,9 @@ export class RuntimeManager {
       const lastTick = entry.scheduler.state.lastTick;
       if (lastTick !== null && lastTick > this.currentTick) this.currentTick = lastTick;
     }
-    if (this.options.openInvocations !== undefined) {
-      await this.options.openInvocations.catchUp();
-      for (const row of this.options.openInvocations.listOpen()) {
+    if (this.openInvocations !== undefined) {
+      await this.catchUpView();
+      for (const row of this.openInvocations.listOpen()) {
         await this.recoverInvocation(row.invocation_action_instance_id);
       }
     }
@@ -183,7 +191,7 @@ export class RuntimeManager {
         await this.recoverInvocation(actionInstanceId);
       }
     }
-    await this.options.openInvocations?.catchUp();
+    await this.catchUpView();
     this.started = true;
   }
 
@@ -200,7 +208,7 @@ export class RuntimeManager {
         }
         await Promise.all(due);
         this.currentTick = tick;
-        if (due.length > 0) await this.options.openInvocations?.catchUp();
+        if (due.length > 0) await this.catchUpView();
       }
     });
     this.advancing = run.catch(() => undefined);
@@ -477,6 +485,15 @@ export class RuntimeManager {
         if (actionInstanceId !== invocationId) continue;
         await this.finishAttempt(entry, attempt, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state), true);
       }
+    }
+  }
+
+  /** Keeps the view's lag small; a failure here only delays the view, recovery re-checks in-flight attempts. */
+  private async catchUpView(): Promise<void> {
+    try {
+      await this.openInvocations?.catchUp();
+    } catch (error) {
+      this.progress({ kind: 'storage_failure', reason: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -1,0 +1,22 @@
+import type { Database } from 'better-sqlite3';
+import { listOpenInvocations, openInvocationsProjection } from '../../projections/open-invocations';
+import { ProjectionRunner } from '../../projections/runner';
+import type { EventStore } from '../event-store';
+import type { OpenInvocationsIndex } from './runtime-manager';
+
+/**
+ * The open-invocations read model in the views database, as recovery reads it: caught up from its
+ * checkpoint (not from the start of history), then listed.
+ */
+export const openInvocationsIndex = (store: EventStore, views: Database): OpenInvocationsIndex => {
+  const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection] });
+  return {
+    async catchUp() {
+      const result = await runner.catchUp();
+      if (result.kind === 'projection_failed') throw new Error(`the open-invocations view failed at ${result.position}: ${result.reason}`);
+      if (result.kind === 'storage_failure') throw new Error(`catching up the open-invocations view: ${result.reason}`);
+      return result;
+    },
+    listOpen: () => listOpenInvocations(views),
+  };
+};

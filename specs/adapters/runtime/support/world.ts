@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { loadManifestDocument, type ManifestDocument } from '../../../../domain/manifest';
+import { loadScenario, type CompiledScenario } from '../../../../domain/scenario';
+import { openSqliteEventStore, type SqliteEventStore } from '../../../../adapters/event-store';
+
+/** The portal-probe example, optionally with more participants and another cadence, as the runtime specs use it. */
+
+const EXAMPLES = resolve(__dirname, '../../../../examples');
+
+export const POLICY = 'participant.autonomous-execution.participant-behavior';
+export const PARTICIPANT = 'participant.behavior.participant-agent';
+export const participantOf = (agent: string): string => `participant.behavior.${agent}`;
+
+export interface WorldOptions {
+  /** Extra agents next to participant-agent, all participants of the policy. */
+  readonly extraAgents?: number;
+  readonly maxActionAttempts?: number;
+  readonly cadenceTicks?: number;
+  readonly failurePolicy?: 'stop' | 'continue';
+  readonly maxInFlight?: number;
+}
+
+export const scenarioText = (options: WorldOptions = {}): string => {
+  const document = parse(readFileSync(join(EXAMPLES, 'portal-probe.scenario.yaml'), 'utf8')) as Record<string, any>;
+  const spec = document.behavior_specifications['participant-behavior'];
+  for (let i = 1; i <= (options.extraAgents ?? 0); i++) {
+    document.agents[`agent-${i}`] = { ...document.agents['participant-agent'] };
+    spec.participant_refs.push(`agent-${i}`);
+  }
+  const policy = spec.autonomous_execution;
+  if (options.maxActionAttempts !== undefined) policy.max_action_attempts = options.maxActionAttempts;
+  if (options.failurePolicy !== undefined) policy.failure_policy = options.failurePolicy;
+  if (options.maxInFlight !== undefined) policy.max_in_flight = options.maxInFlight;
+  if (options.cadenceTicks !== undefined) document.temporal_constraints['probe-cadence'].cadence_ticks = options.cadenceTicks;
+  return stringify(document);
+};
+
+export const compiledScenario = (options: WorldOptions = {}): CompiledScenario => {
+  const loaded = loadScenario(scenarioText(options));
+  if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
+  return loaded.compiled;
+};
+
+export const manifestText = (options: { readonly claim?: boolean } = {}): string => {
+  const document = JSON.parse(readFileSync(join(EXAMPLES, 'portal-probe.manifest.json'), 'utf8'));
+  if (options.claim === false) delete document.participant_runtime.invocation_tool_actions;
+  return JSON.stringify(document);
+};
+
+export const manifest = (options: { readonly claim?: boolean } = {}): ManifestDocument => {
+  const loaded = loadManifestDocument(manifestText(options));
+  if (loaded._tag === 'Left') throw new Error(loaded.left.map((d) => d.message).join('\n'));
+  return loaded.right;
+};
+
+export const openSqlite = (path: string): SqliteEventStore => {
+  const opened = openSqliteEventStore({ path });
+  if (opened.kind === 'storage_failure') throw new Error(opened.reason);
+  return opened;
+};
+
+/** A clock that moves one second per reading, so every event has its own timestamp. */
+export const steppingClock = (start = Date.parse('2026-04-11T10:00:00Z')): (() => Date) => {
+  let now = start;
+  return () => new Date((now += 1000));
+};
