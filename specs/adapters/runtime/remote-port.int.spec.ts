@@ -1,0 +1,111 @@
+import { MemoryEventStore } from '../../../adapters/event-store';
+import {
+  HarnessRuntime,
+  RemoteInvocationPort,
+  RemotePortRefused,
+  RemotePortServer,
+  RuntimeManager,
+  type AttachedPort,
+  type InvocationToolActionPort,
+  type RemoteAccess,
+} from '../../../adapters/runtime';
+import { callTool } from '../../../examples/harness/call-tool';
+import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
+import { compiledScenario, manifest, PARTICIPANT, participantOf, POLICY, steppingClock } from './support/world';
+
+/** The port over HTTP on 127.0.0.1: one secret per invocation, anyone else refused. */
+
+const FIRST = `${POLICY}:${PARTICIPANT}:1`;
+const SECOND = `${POLICY}:${participantOf('agent-1')}:1`;
+
+type Answer = { status: number; body: { error?: string } };
+
+const post = async (access: RemoteAccess, invocationId: string, authorization: string | undefined): Promise<Answer> => {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (authorization !== undefined) headers.authorization = authorization;
+  const response = await fetch(`${access.url}/invocations/${encodeURIComponent(invocationId)}/cancel`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ action_instance_id: `${invocationId}:tool=1` }),
+  });
+  return { status: response.status, body: (await response.json()) as { error?: string } };
+};
+
+describe('the remote port', () => {
+  const server = new RemotePortServer();
+  const accesses = new Map<string, RemoteAccess>();
+  const answers = new Map<string, Answer | string>();
+  let manager: RuntimeManager;
+
+  class RemoteHarnessRuntime extends HarnessRuntime {
+    override attachInvocationToolActions(port: InvocationToolActionPort): void {
+      const remote = (port as AttachedPort).remote;
+      if (remote !== undefined) accesses.set(port.invocation_action_instance_id, remote);
+      // The in-process port is not handed on: the harness reaches its invocation over HTTP only.
+    }
+  }
+
+  let bothAttached: () => void;
+  const attached = new Promise<void>((resolve) => (bothAttached = resolve));
+  // The second invocation stays open until the first has tried its secret.
+  let firstChecked: () => void;
+  const checked = new Promise<void>((resolve) => (firstChecked = resolve));
+
+  beforeAll(async () => {
+    await server.start();
+    manager = new RuntimeManager({
+      compiled: compiledScenario({ extraAgents: 1 }),
+      manifest: manifest(),
+      runtime: new RemoteHarnessRuntime(async (request) => {
+        if (accesses.size === 2) bothAttached();
+        await attached;
+        const mine = accesses.get(request.action_instance_id)!;
+        const remote = await RemoteInvocationPort.connect(mine);
+        const outcome = await callTool(remote, 'call-1', PORTAL_CLIENT, async () => true);
+        answers.set(`${request.action_instance_id}:call`, outcome.kind);
+        if (request.action_instance_id === FIRST) {
+          const other = accesses.get(SECOND)!;
+          answers.set('missing', await post(mine, FIRST, undefined));
+          answers.set('wrong', await post(mine, FIRST, 'Bearer not-the-secret'));
+          answers.set('foreign', await post(mine, FIRST, `Bearer ${other.secret}`));
+          answers.set('own', await post(mine, FIRST, `Bearer ${mine.secret}`));
+          firstChecked();
+        } else {
+          await checked;
+        }
+        return probeResult(request, []);
+      }),
+      store: new MemoryEventStore(),
+      remotePorts: server,
+      episodeId: 'episode-1',
+      clock: steppingClock(),
+    });
+    await manager.start();
+    await manager.advance(1);
+  });
+
+  afterAll(async () => {
+    await manager.close();
+    await server.close();
+  });
+
+  it('serves each harness its own invocation over HTTP', async () => {
+    expect(answers.get(`${FIRST}:call`)).toBe('completed');
+    expect(answers.get(`${SECOND}:call`)).toBe('completed');
+    expect(await manager.getOperation(`${FIRST}:tool=1`)).toMatchObject({ settlement: 'completed' });
+  });
+
+  it('refuses a missing secret (401), a wrong one (401) and the secret of another invocation (403)', () => {
+    expect(answers.get('missing')).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_missing' }) });
+    expect(answers.get('wrong')).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_invalid' }) });
+    expect(answers.get('foreign')).toEqual({ status: 403, body: expect.objectContaining({ error: 'secret_foreign' }) });
+    // The right secret reaches the port, which answers with a domain refusal as a value.
+    expect(answers.get('own')).toEqual({ status: 200, body: expect.objectContaining({ accepted: false, refusal: 'state_conflict' }) });
+  });
+
+  it('forgets the secret when the invocation closes', async () => {
+    const mine = accesses.get(FIRST)!;
+    expect(await post(mine, FIRST, `Bearer ${mine.secret}`)).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_invalid' }) });
+    await expect(RemoteInvocationPort.connect(mine)).rejects.toBeInstanceOf(RemotePortRefused);
+  });
+});
