@@ -1,0 +1,267 @@
+/**
+ * Replay benchmark (npm run bench:replay [events]): rebuilds the participant history projection over a
+ * temp SQLite event store of realistic invocation and scheduler streams (1,000,000 events by default),
+ * and reads the same rows with raw better-sqlite3 `iterate()` + `JSON.parse` in the same run. Reports
+ * events/s for both and their ratio (target >= 0.8). Runs in a temp dir, never in esdata/.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import * as E from 'fp-ts/Either';
+import { actionContractAddress, autonomousPolicyAddress, clockAddress, observationBoundaryAddress, observationPoint, outerActionInstanceId, participantAddress, serviceAddress, toolActionInstanceId, toolAffordanceAddress } from '../domain/addresses';
+import { invocationDecider, type InvocationCommand, type InvocationEvent, type InvocationState } from '../domain/invocation';
+import { schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
+import { invocationStream, schedulerStream } from '../domain/streams';
+import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
+import { prepareDatabase } from '../adapters/event-store/sqlite/schema';
+import { ProjectionRunner } from '../projections/runner';
+import { participantHistoryProjection, storedHistory } from '../projections/participant-history';
+import { openViewsDatabase } from '../projections/views-database';
+import { elapsedMs } from './support/stats';
+import { printTable } from './support/table';
+
+const TARGET_RATIO = 0.8;
+const PAGE_SIZE = 10_000;
+/** Invocations of different participants running at the same time: their events interleave in the log. */
+const CONCURRENT_INVOCATIONS = 8;
+const PARTICIPANTS = 64;
+const TEMPLATE_PARTICIPANT = participantAddress('template-participant');
+const POLICY = autonomousPolicyAddress('participant-behavior');
+
+type StoredEvent = { readonly stream: string; readonly type: string; readonly data: string };
+
+const decideAll = <C, Ev, S>(
+  decider: { decide: (c: C, s: S) => E.Either<{ code: string }, readonly Ev[]>; evolve: (s: S, e: Ev) => S; initialState: () => S },
+  commands: readonly C[],
+): Ev[] => {
+  let state = decider.initialState();
+  const events: Ev[] = [];
+  for (const command of commands) {
+    const decision = decider.decide(command, state);
+    if (E.isLeft(decision)) throw new Error(`the template was refused: ${decision.left.code}`);
+    for (const event of decision.right) {
+      state = decider.evolve(state, event);
+      events.push(event);
+    }
+  }
+  return events;
+};
+
+/**
+ * One attempt as the engine records it, produced by the real deciders: the scheduler starts it, the
+ * invocation admits four tool calls (three complete, one times out), returns, the attempt finishes.
+ */
+const templateAttempt = (): { scheduler: StoredEvent[]; invocation: StoredEvent[]; finish: StoredEvent[] } => {
+  const affordance = toolAffordanceAddress('participant-behavior', 'portal-client');
+  const probe = actionContractAddress('probe-customer-portal-login');
+  const outer = actionContractAddress('run-harness');
+  const view = observationBoundaryAddress('participant-view');
+  const portal = serviceAddress('customer-portal', 'http');
+  const point = observationPoint(clockAddress('shared'), 0, 1);
+  const invocationId = outerActionInstanceId(POLICY, TEMPLATE_PARTICIPANT, 1);
+  const policy: SchedulerPolicy = {
+    policy_address: POLICY,
+    participant_address: TEMPLATE_PARTICIPANT,
+    clock_address: clockAddress('shared'),
+    action_order: [outer],
+    start_tick: 1,
+    cadence_ticks: 1,
+    max_action_attempts: 10,
+    max_in_flight: 1,
+    failure_policy: 'continue',
+  };
+  let second = 0;
+  const at = (): string => new Date(Date.UTC(2026, 3, 11, 10, 0, second++)).toISOString();
+  const result = (actionId: string, contract: string) => ({
+    status: 'succeeded',
+    participant_address: TEMPLATE_PARTICIPANT,
+    episode_id: 'episode-0001',
+    action_instance_id: actionId,
+    action_contract_address: contract,
+    observation_point: point,
+    evidence_refs: ['evidence.participant-transcript'],
+  });
+  const commands: InvocationCommand[] = [
+    {
+      type: 'OpenInvocation',
+      at: at(),
+      portValues: {
+        invocation_action_instance_id: invocationId,
+        participant_address: TEMPLATE_PARTICIPANT,
+        episode_id: 'episode-0001',
+        participant_implementation_ref: 'harness-runtime',
+        execution_scope_ref: POLICY,
+        execution_generation: 0,
+        observation_point: point,
+      },
+      outerAction: { action_contract_address: outer, observation_boundary_address: view, target_addresses: [portal], actor_provenance: 'participant-implementation:harness-runtime@1.0.0' },
+      admissionContext: {
+        policy_profile: 'participant-autonomous-execution/v1',
+        crossing_policy_installed: false,
+        limits: { max_tool_actions_per_invocation: 16, max_concurrent_tool_actions_per_invocation: 4 },
+        affordance_bindings: [
+          { tool_affordance_address: affordance, action_contract_address: probe, participant_address: TEMPLATE_PARTICIPANT, observation_boundary_addresses: [view], target_addresses: [portal] },
+        ],
+        shared_time_bound_actions: [],
+        offers: [
+          { binding_id: 'offer-probe', action_contract_address: probe, target_addresses: [portal], participant_implementation_ref: 'harness-runtime', constraint_refs: [], evidence_refs: [], max_action_attempts: 4, max_in_flight: 2, timeout_seconds: 30, max_retries: 0 },
+        ],
+        boundary_evidence_refs: { [view]: ['evidence.participant-transcript'] },
+        withheld_refs: [],
+      },
+    },
+    { type: 'ActivateInvocation', at: at() },
+  ];
+  for (let ordinal = 1; ordinal <= 4; ordinal++) {
+    const id = toolActionInstanceId(invocationId, ordinal);
+    commands.push({
+      type: 'AdmitToolAction',
+      at: at(),
+      request: {
+        tool_call_id: `call-${ordinal}`,
+        invocation_action_instance_id: invocationId,
+        participant_address: TEMPLATE_PARTICIPANT,
+        episode_id: 'episode-0001',
+        participant_implementation_ref: 'harness-runtime',
+        tool_affordance_address: affordance,
+        action_contract_address: probe,
+        observation_boundary_address: view,
+        target_addresses: [portal],
+        execution_scope_ref: POLICY,
+        execution_generation: 0,
+      },
+    });
+    commands.push({ type: 'DispatchToolAction', at: at(), actionInstanceId: id });
+    commands.push(
+      ordinal === 4
+        ? { type: 'ReportToolActionUnknown', at: at(), actionInstanceId: id, reason: 'timeout' }
+        : { type: 'CompleteToolAction', at: at(), actionInstanceId: id, result: result(id, probe) },
+    );
+  }
+  commands.push({ type: 'CloseInvocation', at: at(), close: { outcome: 'returned', result: result(invocationId, outer) } });
+  const invocationEvents = decideAll<InvocationCommand, InvocationEvent, InvocationState>(invocationDecider, commands);
+  const schedulerEvents = decideAll<SchedulerCommand, SchedulerEvent, SchedulerState>(schedulerDecider, [
+    { type: 'StartAttempt', policy, tick: 1, at: at() },
+    { type: 'FinishAttempt', policy, attempt: 1, outcome: 'succeeded', indeterminate_action_ids: [], at: at() },
+  ]);
+  const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: JSON.stringify(event) });
+  return {
+    scheduler: schedulerEvents.slice(0, 1).map(stored(schedulerStream(POLICY, TEMPLATE_PARTICIPANT))),
+    invocation: invocationEvents.map(stored(invocationStream(invocationId))),
+    finish: schedulerEvents.slice(1).map(stored(schedulerStream(POLICY, TEMPLATE_PARTICIPANT))),
+  };
+};
+
+/** Fills the store file with about `target` events, in big transactions straight into its table. */
+const fillStore = (path: string, target: number): number => {
+  const db = new BetterSqlite3(path);
+  prepareDatabase(db, 5000);
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, NULL, ?)');
+  const template = templateAttempt();
+  const templateInvocation = outerActionInstanceId(POLICY, TEMPLATE_PARTICIPANT, 1);
+  const perAttempt = template.scheduler.length + template.invocation.length + template.finish.length;
+  const attempts = Math.max(1, Math.round(target / perAttempt));
+  const revisions = new Map<string, number>();
+  let written = 0;
+  let eventId = 0;
+  const now = Date.now();
+  const write = (event: StoredEvent, participant: string, invocationId: string): void => {
+    const data = event.data.split(templateInvocation).join(invocationId).split(TEMPLATE_PARTICIPANT).join(participant);
+    const stream = event.stream.split(templateInvocation).join(invocationId).split(TEMPLATE_PARTICIPANT).join(participant);
+    const revision = revisions.get(stream) ?? 0;
+    revisions.set(stream, revision + 1);
+    insert.run(stream, revision, `e${++eventId}`, event.type, data, now);
+    written++;
+  };
+  const writeGroup = db.transaction((first: number, count: number) => {
+    const group: { participant: string; invocationId: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      const index = first + i;
+      const participant = participantAddress(`agent-${index % PARTICIPANTS}`);
+      const attempt = Math.floor(index / PARTICIPANTS) + 1;
+      group.push({ participant, invocationId: outerActionInstanceId(POLICY, participant, attempt) });
+    }
+    for (const g of group) for (const event of template.scheduler) write(event, g.participant, g.invocationId);
+    // Round-robin: the group's invocations run at the same time.
+    for (let e = 0; e < template.invocation.length; e++) {
+      for (const g of group) write(template.invocation[e]!, g.participant, g.invocationId);
+    }
+    for (const g of group) for (const event of template.finish) write(event, g.participant, g.invocationId);
+  });
+  const perTransaction = CONCURRENT_INVOCATIONS * 64;
+  for (let first = 0; first < attempts; first += perTransaction) {
+    for (let group = first; group < Math.min(attempts, first + perTransaction); group += CONCURRENT_INVOCATIONS) {
+      writeGroup(group, Math.min(CONCURRENT_INVOCATIONS, attempts - group));
+    }
+  }
+  db.close();
+  return written;
+};
+
+/** The floor: better-sqlite3 iterating the same rows and parsing each event's JSON, nothing else. */
+const rawReplay = (path: string): { events: number; ms: number } => {
+  const db = new BetterSqlite3(path, { readonly: true });
+  const start = process.hrtime.bigint();
+  let events = 0;
+  let checksum = 0;
+  for (const row of db.prepare('SELECT position, stream, revision, id, type, data, metadata, recorded_at FROM events ORDER BY position').iterate() as Iterable<{ data: string; metadata: string | null }>) {
+    const data = JSON.parse(row.data) as { type: string };
+    if (row.metadata !== null) JSON.parse(row.metadata);
+    checksum += data.type.length;
+    events++;
+  }
+  const ms = elapsedMs(start);
+  db.close();
+  if (checksum === 0) throw new Error('nothing was parsed');
+  return { events, ms };
+};
+
+const projectionRebuild = async (path: string, viewsPath: string): Promise<{ events: number; ms: number; rows: number }> => {
+  const store = openSqliteEventStore({ path });
+  if (store.kind === 'storage_failure') throw new Error(store.reason);
+  const views = openViewsDatabase(viewsPath);
+  if ('kind' in views) throw new Error(views.reason);
+  const runner = new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: PAGE_SIZE });
+  const start = process.hrtime.bigint();
+  const result = await runner.rebuild('participant-history');
+  const ms = elapsedMs(start);
+  if (result.kind !== 'caught_up') throw new Error(`the rebuild failed: ${JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  const rows = storedHistory(views).length;
+  views.close();
+  await store.close();
+  return { events: result.applied, ms, rows };
+};
+
+const main = async (): Promise<void> => {
+  const target = Number(process.argv[2] ?? 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'raes-replay-bench-'));
+  try {
+    const path = join(dir, 'events.sqlite');
+    const fillStart = process.hrtime.bigint();
+    const written = fillStore(path, target);
+    process.stdout.write(`filled ${written} events in ${(elapsedMs(fillStart) / 1000).toFixed(1)} s\n\n`);
+
+    rawReplay(path); // warm the page cache and the JIT
+    const raw = rawReplay(path);
+    const rebuild = await projectionRebuild(path, join(dir, 'views.sqlite'));
+    const rawAfter = rawReplay(path);
+    const rawBest = raw.ms <= rawAfter.ms ? raw : rawAfter;
+    const perSecond = (run: { events: number; ms: number }) => (run.events / run.ms) * 1000;
+    const ratio = perSecond(rebuild) / perSecond(rawBest);
+    printTable(
+      ['run', 'events', 'seconds', 'events/s'],
+      [
+        ['raw iterate() + JSON.parse', String(rawBest.events), (rawBest.ms / 1000).toFixed(2), perSecond(rawBest).toFixed(0)],
+        ['participant history rebuild', String(rebuild.events), (rebuild.ms / 1000).toFixed(2), perSecond(rebuild).toFixed(0)],
+      ],
+    );
+    process.stdout.write(`\nhistory rows written: ${rebuild.rows}\n`);
+    process.stdout.write(`ratio rebuild / raw: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+void main();
