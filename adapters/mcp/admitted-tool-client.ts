@@ -1,0 +1,177 @@
+import { nanoid } from 'nanoid';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ActionResult, InvocationPortValues } from '../../domain/invocation';
+import type { InvocationToolActionPort } from '../runtime/port';
+import { settlementOfError, settlementOfResult, type CallSettlement } from './call-outcome';
+import { refusedToolResult, unknownEffectsToolResult, type ToolCallRefusalCode } from './tool-errors';
+import { relationOf, toolActionRequestFor, type ToolMapping, type ToolRelation } from './tool-mapping';
+
+/** The part of an SDK `Client` the wrapper uses. */
+export type McpToolCaller = Pick<Client, 'callTool'>;
+
+export interface AdmittedCallParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  /** The caller's identity for this call (an idempotency key); generated when absent. */
+  readonly tool_call_id?: string;
+}
+
+export interface AdmittedCallOptions {
+  /** Milliseconds; overrides the relation's `timeout_ms` and the wrapper's default. */
+  readonly timeout?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** How one call went. `result` is what the model receives; nothing of it went to the engine. */
+export type AdmittedToolCall =
+  | {
+      readonly outcome: 'refused';
+      readonly tool_call_id: string;
+      readonly refusal: ToolCallRefusalCode;
+      /** Present when the call was admitted and then not dispatched. */
+      readonly action_instance_id?: string;
+      readonly result: CallToolResult;
+    }
+  | {
+      readonly outcome: 'succeeded' | 'failed';
+      readonly tool_call_id: string;
+      readonly action_instance_id: string;
+      readonly result: CallToolResult;
+    }
+  | {
+      readonly outcome: 'unknown';
+      readonly tool_call_id: string;
+      readonly action_instance_id: string;
+      readonly reason: string;
+      readonly result: CallToolResult;
+    };
+
+export interface AdmittedToolClientOptions {
+  /** Milliseconds a call may run when neither the call nor its relation says; the SDK default when absent. */
+  readonly defaultTimeoutMs?: number;
+  /** Source of tool_call_ids for calls that bring none. */
+  readonly newToolCallId?: () => string;
+}
+
+const isAborted = (signal: AbortSignal | undefined): boolean => signal !== undefined && signal.aborted;
+
+const serverErrorResult = (error: unknown): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: error instanceof Error ? error.message : 'the tool call failed' }],
+});
+
+/**
+ * An MCP client whose every tool call is first admitted as a tool action of one invocation: unmapped
+ * tools and refused admissions never reach the server, the server is called only after an accepted
+ * dispatch, and each call that ran is completed (isError -> failed) or, when its effects are unknown,
+ * reported unknown. Only the relation and fixed codes go to the port.
+ */
+export class AdmittedToolClient {
+  private readonly newToolCallId: () => string;
+
+  constructor(
+    private readonly client: McpToolCaller,
+    private readonly port: InvocationToolActionPort,
+    private readonly mapping: ToolMapping,
+    private readonly options: AdmittedToolClientOptions = {},
+  ) {
+    this.newToolCallId = options.newToolCallId ?? (() => nanoid());
+  }
+
+  async callTool(params: AdmittedCallParams, options: AdmittedCallOptions = {}): Promise<AdmittedToolCall> {
+    const toolCallId = params.tool_call_id ?? this.newToolCallId();
+    const relation = relationOf(this.mapping, params.name);
+    if (relation === undefined) return refused(toolCallId, params.name, 'tool_unmapped', undefined);
+    if (isAborted(options.signal)) return refused(toolCallId, params.name, 'call_aborted', undefined);
+
+    const admission = await this.port.admit(toolActionRequestFor(this.port, toolCallId, relation));
+    if (!admission.admitted) return refused(toolCallId, params.name, admission.refusal, undefined);
+    const actionInstanceId = admission.action_instance_id;
+
+    if (isAborted(options.signal)) {
+      await this.port.cancel(actionInstanceId);
+      return refused(toolCallId, params.name, 'call_aborted', actionInstanceId);
+    }
+    const receipt = await this.port.dispatch(actionInstanceId);
+    if (!receipt.accepted) {
+      // Not dispatched: withhold it now rather than leave it open until the invocation returns.
+      await this.port.cancel(actionInstanceId);
+      return refused(toolCallId, params.name, receipt.refusal, actionInstanceId);
+    }
+
+    let settlement: CallSettlement;
+    let result: CallToolResult;
+    try {
+      const answered = await this.client.callTool(
+        params.arguments === undefined ? { name: params.name } : { name: params.name, arguments: params.arguments },
+        CallToolResultSchema,
+        this.requestOptions(relation, options),
+      );
+      result = answered as CallToolResult;
+      settlement = settlementOfResult(answered);
+    } catch (error) {
+      settlement = settlementOfError(error, isAborted(options.signal));
+      result = settlement.kind === 'unknown' ? unknownEffectsToolResult(params.name, settlement.reason) : serverErrorResult(error);
+    }
+
+    if (settlement.kind === 'unknown') {
+      await this.port.reportUnknown(actionInstanceId, settlement.reason);
+      return { outcome: 'unknown', tool_call_id: toolCallId, action_instance_id: actionInstanceId, reason: settlement.reason, result };
+    }
+    const completed = await this.port.complete(actionInstanceId, outcomeOf(this.port, actionInstanceId, relation, settlement.status));
+    if (!completed.accepted) {
+      // The call ran but its outcome was not accepted (say, undeclared evidence): its effects are unknown to the record.
+      const reason = `outcome_refused:${completed.refusal}`;
+      await this.port.reportUnknown(actionInstanceId, reason);
+      return { outcome: 'unknown', tool_call_id: toolCallId, action_instance_id: actionInstanceId, reason, result };
+    }
+    return { outcome: settlement.status, tool_call_id: toolCallId, action_instance_id: actionInstanceId, result };
+  }
+
+  private requestOptions(relation: ToolRelation, options: AdmittedCallOptions): { timeout?: number; signal?: AbortSignal } {
+    const timeout = options.timeout ?? relation.timeout_ms ?? this.options.defaultTimeoutMs;
+    const request: { timeout?: number; signal?: AbortSignal } = {};
+    if (timeout !== undefined) request.timeout = timeout;
+    if (options.signal !== undefined) request.signal = options.signal;
+    return request;
+  }
+}
+
+const refused = (
+  toolCallId: string,
+  toolName: string,
+  code: ToolCallRefusalCode,
+  actionInstanceId: string | undefined,
+): AdmittedToolCall =>
+  actionInstanceId === undefined
+    ? { outcome: 'refused', tool_call_id: toolCallId, refusal: code, result: refusedToolResult(toolName, code) }
+    : {
+        outcome: 'refused',
+        tool_call_id: toolCallId,
+        refusal: code,
+        action_instance_id: actionInstanceId,
+        result: refusedToolResult(toolName, code),
+      };
+
+/** The typed outcome of a call that ran: identity, the relation's contract and declared evidence, no content. */
+export const outcomeOf = (
+  port: InvocationPortValues,
+  actionInstanceId: string,
+  relation: ToolRelation,
+  status: 'succeeded' | 'failed',
+): ActionResult => {
+  const outcome: {
+    -readonly [K in keyof ActionResult]: ActionResult[K];
+  } = {
+    status,
+    participant_address: port.participant_address,
+    episode_id: port.episode_id,
+    action_instance_id: actionInstanceId,
+    action_contract_address: relation.action_contract_address,
+    observation_point: port.observation_point,
+  };
+  if (relation.evidence_refs !== undefined && relation.evidence_refs.length > 0) outcome.evidence_refs = relation.evidence_refs;
+  if (status === 'failed') outcome.failure_class = 'backend_error';
+  return outcome;
+};
