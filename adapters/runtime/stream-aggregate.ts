@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as E from 'fp-ts/Either';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../event-store';
 
@@ -29,8 +30,13 @@ export type Handled<S, V, R> =
 
 type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string };
 
-/** Deterministic event ids: a retried append of the same decision carries the same ids. */
-export const eventId = (stream: string, revision: bigint): string => `${stream}@${revision}`;
+/**
+ * Deterministic event ids: from the stream, the revision and the event's content. A retried append of
+ * the same decision carries the same ids (the store treats it as done); another writer's different
+ * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
+ */
+export const eventId = (stream: string, revision: bigint, type: string, data: JsonValue): string =>
+  `${stream}@${revision}:${createHash('sha256').update(type).update('\n').update(JSON.stringify(data)).digest('hex').slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
@@ -84,11 +90,9 @@ export class StreamAggregate<S, C, V, R> {
       const toAppend: EventToAppend[] = [];
       for (let i = 0; i < events.length; i++) {
         const event = events[i] as V;
-        toAppend.push({
-          id: eventId(this.stream, this.revision + 1n + BigInt(i)),
-          type: this.codec.typeOf(event),
-          data: this.codec.toData(event),
-        });
+        const type = this.codec.typeOf(event);
+        const data = this.codec.toData(event);
+        toAppend.push({ id: eventId(this.stream, this.revision + 1n + BigInt(i), type, data), type, data });
       }
       const expectedRevision = this.revision < 0n ? 'no_stream' : this.revision;
       const appended = await this.store.append(this.stream, toAppend, { expectedRevision });
