@@ -50,6 +50,22 @@ export type RuntimeProgress =
   | { readonly kind: 'scheduler_stopped'; readonly participant_address: string; readonly reason: string }
   | { readonly kind: 'storage_failure'; readonly reason: string };
 
+/** Tells a progress callback which tool actions the events admitted and settled. */
+const reportToolProgress = (events: readonly InvocationEvent[], onProgress: ((progress: RuntimeProgress) => void) | undefined): void => {
+  if (onProgress === undefined) return;
+  for (const event of events) {
+    try {
+      if (event.type === 'ToolActionAdmitted') {
+        onProgress({ kind: 'tool_action_admitted', action_instance_id: event.action_instance_id, tool_call_id: event.tool_call_id });
+      } else if (event.type === 'ToolActionSettled') {
+        onProgress({ kind: 'tool_action_settled', action_instance_id: event.action_instance_id, settlement: event.settlement });
+      }
+    } catch {
+      // A failing display never stops the engine.
+    }
+  }
+};
+
 /** Keeps the open-invocations read model current and lists it (projections/open-invocations). */
 export interface OpenInvocationsIndex {
   catchUp(): Promise<unknown>;
@@ -406,7 +422,9 @@ export class RuntimeManager {
     }
     this.running.set(invocationId, aggregate);
     this.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
-    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, (events) => this.portProgress(events));
+    // The port reports to the progress callback directly: it holds nothing of the manager.
+    const onProgress = this.options.onProgress;
+    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, (events) => reportToolProgress(events, onProgress));
     const remote = this.options.remotePorts?.grant(port);
     if (remote !== undefined) port.remote = remote;
     const attached: AttachedPort = port;
@@ -498,13 +516,7 @@ export class RuntimeManager {
   }
 
   private portProgress(events: readonly InvocationEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'ToolActionAdmitted') {
-        this.progress({ kind: 'tool_action_admitted', action_instance_id: event.action_instance_id, tool_call_id: event.tool_call_id });
-      } else if (event.type === 'ToolActionSettled') {
-        this.progress({ kind: 'tool_action_settled', action_instance_id: event.action_instance_id, settlement: event.settlement });
-      }
-    }
+    reportToolProgress(events, this.options.onProgress);
   }
 
   private progress(progress: RuntimeProgress): void {

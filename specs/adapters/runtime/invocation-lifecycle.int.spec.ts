@@ -121,6 +121,24 @@ describe('the port around admitAction', () => {
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.status).toBe('stopped');
   });
 
+  it('closes an invocation that returned an invalid result as invalid_result: tool history commits, the attempt is consumed', async () => {
+    const store = new MemoryEventStore();
+    const manager = managerWith(
+      new HarnessRuntime(async (request, _snapshot, port) => {
+        await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+        return { ...probeResult(request, []), observation_point: 'time.clock.elsewhere@segment=0,tick=9' };
+      }),
+      { store },
+    );
+    await manager.start();
+    await manager.advance(1);
+    const outer = await manager.getOperation(INVOCATION);
+    expect(outer).toMatchObject({ state: 'consumed' });
+    expect(outer?.diagnostics[0]?.reason).toMatch(/observation_point/);
+    expect(await manager.getOperation(`${INVOCATION}:tool=1`)).toMatchObject({ settlement: 'completed' });
+    expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', stoppedBy: { reason: 'failure_policy' } });
+  });
+
   it('refuses admissions with crossing_policy_installed once a crossing policy is installed', async () => {
     const answers: AdmitResult[] = [];
     const harness: Harness = async (request, _snapshot, port) => {
