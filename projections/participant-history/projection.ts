@@ -5,8 +5,9 @@ import type { Projection } from '../runner';
 import { asInvocationEvent } from '../stored-events';
 
 /**
- * The participant history: each closed invocation's RAES behavior history, stored row by row in the
- * order invocations closed. An open invocation's events wait in a buffer; at InvocationClosed the
+ * The participant history: each closed invocation's RAES behavior history, stored in the order
+ * invocations closed, one row per invocation holding its history events as a JSON array (one insert
+ * per invocation instead of one per event: the rebuild writes about one history event per stored event). An open invocation's events wait in a buffer; at InvocationClosed the
  * domain's `invocationHistory` turns them into rows and the buffer is dropped, so history becomes
  * visible all together when its invocation closes (SPEC.md section 6).
  *
@@ -14,11 +15,11 @@ import { asInvocationEvent } from '../stored-events';
  * the views database in the same transaction as the checkpoint, so a restart resumes with it.
  */
 
-export const HISTORY_TABLE = 'participant_history_events';
+export const HISTORY_TABLE = 'participant_history_invocations';
 const PENDING_TABLE = 'participant_history_pending';
 
 type Statements = {
-  readonly insertRow: Statement<[string, string, string, string, string]>;
+  readonly insertRow: Statement<[string, string, string, string]>;
   readonly insertPending: Statement<[string, number, string]>;
   readonly selectPending: Statement<[string]>;
   readonly deletePending: Statement<[string]>;
@@ -36,7 +37,7 @@ const statements = (views: Database): Statements => {
   if (found === undefined) {
     found = {
       insertRow: views.prepare(
-        `INSERT INTO ${HISTORY_TABLE} (participant_address, episode_id, invocation_action_instance_id, action_instance_id, event) VALUES (?, ?, ?, ?, ?)`,
+        `INSERT INTO ${HISTORY_TABLE} (participant_address, episode_id, invocation_action_instance_id, events) VALUES (?, ?, ?, ?)`,
       ),
       insertPending: views.prepare(`INSERT INTO ${PENDING_TABLE} (invocation_action_instance_id, seq, event) VALUES (?, ?, ?)`),
       selectPending: views.prepare(`SELECT event FROM ${PENDING_TABLE} WHERE invocation_action_instance_id = ? ORDER BY seq`).pluck(),
@@ -72,10 +73,9 @@ const pendingOf = (views: Database, buffer: Map<string, Pending>, invocationId: 
 const storeHistory = (views: Database, pending: Pending, invocationId: string): void => {
   const s = statements(views);
   const history = invocationHistory(pending.events);
-  for (let i = 0; i < history.length; i++) {
-    const event = history[i]!;
-    s.insertRow.run(event.participant_address, event.episode_id, invocationId, event.action_instance_id, JSON.stringify(event));
-  }
+  const first = history[0];
+  // An invocation that closed with no settled tool action and no valid result has no history.
+  if (first !== undefined) s.insertRow.run(first.participant_address, first.episode_id, invocationId, JSON.stringify(history));
   if (pending.persisted > 0) s.deletePending.run(invocationId);
 };
 
@@ -115,7 +115,7 @@ const endPage = (views: Database): void => {
 
 export const participantHistoryProjection: Projection = {
   name: 'participant-history',
-  version: 1,
+  version: 2,
   setup(views) {
     views.exec(`
       CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (
@@ -123,10 +123,10 @@ export const participantHistoryProjection: Projection = {
         participant_address TEXT NOT NULL,
         episode_id TEXT NOT NULL,
         invocation_action_instance_id TEXT NOT NULL,
-        action_instance_id TEXT NOT NULL,
-        event TEXT NOT NULL
+        events TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_by_participant ON ${HISTORY_TABLE} (participant_address, episode_id);
+      CREATE INDEX IF NOT EXISTS ${HISTORY_TABLE}_by_invocation ON ${HISTORY_TABLE} (invocation_action_instance_id);
       CREATE TABLE IF NOT EXISTS ${PENDING_TABLE} (
         invocation_action_instance_id TEXT NOT NULL,
         seq INTEGER NOT NULL,
@@ -138,7 +138,7 @@ export const participantHistoryProjection: Projection = {
   reset(views) {
     statementsByViews.delete(views);
     pageBuffers.delete(views);
-    views.exec(`DROP TABLE IF EXISTS ${HISTORY_TABLE}; DROP TABLE IF EXISTS ${PENDING_TABLE};`);
+    views.exec(`DROP TABLE IF EXISTS participant_history_events; DROP TABLE IF EXISTS ${HISTORY_TABLE}; DROP TABLE IF EXISTS ${PENDING_TABLE};`);
   },
   apply,
   endPage,

@@ -62,8 +62,10 @@ export const storedHistory = (views: Database, filter: HistoryFilter = {}): read
     values.push(filter.invocation);
   }
   const where = clauses.length === 0 ? '' : ` WHERE ${clauses.join(' AND ')}`;
-  const rows = views.prepare(`SELECT event FROM ${HISTORY_TABLE}${where} ORDER BY seq`).pluck().all(...values) as string[];
-  return rows.map((row) => JSON.parse(row) as BehaviorHistoryEvent);
+  const rows = views.prepare(`SELECT events FROM ${HISTORY_TABLE}${where} ORDER BY seq`).pluck().all(...values) as string[];
+  const history: BehaviorHistoryEvent[] = [];
+  for (const row of rows) for (const event of JSON.parse(row) as BehaviorHistoryEvent[]) history.push(event);
+  return history;
 };
 
 const toViewEvent = (event: BehaviorHistoryEvent): HistoryViewBehaviorEvent => {
