@@ -1,4 +1,10 @@
-import { isCadenceTick, type AttemptOutcome, type AttemptStarted, type SchedulerPolicy } from '../../domain/scheduler';
+import {
+  isCadenceTick,
+  type AttemptOutcome,
+  type AttemptStarted,
+  type SchedulerPolicy,
+  type SchedulerState,
+} from '../../domain/scheduler';
 import {
   ActionResultCodec,
   unresolvedIndeterminateActions,
@@ -323,7 +329,7 @@ export class RuntimeManager {
   }
 
   /** Whether the participant's scheduler under `policyAddress` is stopped, and why. */
-  schedulerStatus(policyAddress: string, participantAddress: string) {
+  schedulerStatus(policyAddress: string, participantAddress: string): SchedulerState | undefined {
     return this.schedulers.get(keyOf(policyAddress, participantAddress))?.scheduler.state;
   }
 
