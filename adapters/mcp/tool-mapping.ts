@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
-import { describeValidationErrors, type ToolActionRequest } from '../../domain/invocation';
+import type { ToolActionRequest } from '../../domain/invocation';
 import type { InvocationPortValues } from '../../domain/invocation';
 
 /**
@@ -47,13 +47,38 @@ export type ToolRelation = t.TypeOf<typeof ToolRelationCodec>;
 export const ToolMappingCodec = t.readonly(t.record(t.string, ToolRelationCodec));
 export type ToolMapping = t.TypeOf<typeof ToolMappingCodec>;
 
+const show = (value: unknown): string => {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? typeof value;
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+const isIntersection = (type: t.Decoder<unknown, unknown>): boolean => {
+  let inner: unknown = type;
+  while (inner instanceof t.ExactType || inner instanceof t.ReadonlyType) inner = inner.type;
+  return inner instanceof t.IntersectionType;
+};
+
+/** "expected X at probe_login.target_addresses.1, got Y"; the members of an intersection add no path segment. */
+const describe = (error: t.ValidationError): string => {
+  const keys: string[] = [];
+  for (let i = 1; i < error.context.length; i++) {
+    const parent = error.context[i - 1];
+    const entry = error.context[i];
+    if (entry === undefined || parent === undefined || isIntersection(parent.type)) continue;
+    keys.push(entry.key);
+  }
+  const last = error.context[error.context.length - 1];
+  return `expected ${last === undefined ? 'a value' : last.type.name} at ${keys.length === 0 ? '(root)' : keys.join('.')}, got ${show(error.value)}`;
+};
+
 /** Decodes a mapping read from a file or built by hand; the message names the path of each problem. */
 export const decodeToolMapping = (input: unknown): Either<string, ToolMapping> => {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return left(`expected an object of MCP tool name -> relation, got ${Array.isArray(input) ? 'an array' : JSON.stringify(input) ?? typeof input}`);
   }
   const decoded = ToolMappingCodec.decode(input);
-  return isLeft(decoded) ? left(`the MCP tool mapping is invalid: ${describeValidationErrors(decoded.left)}`) : right(decoded.right);
+  return isLeft(decoded) ? left(`the MCP tool mapping is invalid: ${decoded.left.map(describe).join('; ')}`) : right(decoded.right);
 };
 
 /** The relation an MCP tool name maps to, if it is declared. Own properties only: `toString` is not a tool. */
