@@ -9,8 +9,10 @@ import { REMOTE_VERBS, type RemoteAccess, type RemoteVerb } from './remote-acces
 /**
  * The port over HTTP on 127.0.0.1. Each granted invocation gets its own random secret; a request must
  * carry the secret of the invocation its path names. A missing or unknown secret is refused with 401,
- * the secret of another invocation with 403. Revoking (at close) forgets the secret. Nothing of a
- * request body is ever logged.
+ * the secret of another invocation with 403. Revoking (at close) kills the secret: it never reaches
+ * the port again, and its holder is answered `invocation_closed` (the harness of a closed invocation
+ * learns why its late call failed) until the server forgets it among the oldest of
+ * CLOSED_SECRETS_REMEMBERED. Nothing of a request body is ever logged.
  */
 
 const ActionBodyCodec = t.type({ action_instance_id: t.string });
@@ -23,6 +25,7 @@ const BODY_CODECS = {
 } as const;
 
 const MAX_BODY_BYTES = 1 << 20;
+const CLOSED_SECRETS_REMEMBERED = 10_000;
 
 type Grant = { readonly port: InvocationToolActionPort; readonly digest: Buffer };
 
@@ -71,6 +74,8 @@ const send = (response: ServerResponse, status: number, body: unknown): void => 
 
 export class RemotePortServer {
   private readonly grants = new Map<string, Grant>();
+  /** Digests of closed invocations' secrets, oldest first. */
+  private readonly closed = new Map<string, Buffer>();
   private server: Server | undefined;
   private baseUrl: string | undefined;
 
@@ -103,11 +108,19 @@ export class RemotePortServer {
 
   /** The invocation closed: its secret dies. */
   revoke(invocationActionInstanceId: string): void {
+    const grant = this.grants.get(invocationActionInstanceId);
+    if (grant === undefined) return;
     this.grants.delete(invocationActionInstanceId);
+    this.closed.set(invocationActionInstanceId, grant.digest);
+    if (this.closed.size > CLOSED_SECRETS_REMEMBERED) {
+      const oldest = this.closed.keys().next();
+      if (oldest.done !== true) this.closed.delete(oldest.value);
+    }
   }
 
   async close(): Promise<void> {
     this.grants.clear();
+    this.closed.clear();
     const server = this.server;
     this.server = undefined;
     if (server === undefined) return;
@@ -117,7 +130,14 @@ export class RemotePortServer {
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      const { port, verb } = this.authorise(request);
+      const authorised = this.authorise(request);
+      if (authorised.kind === 'closed') {
+        if (authorised.verb === 'values') throw new HttpRefusal(410, 'invocation_closed', CLOSED_MESSAGE);
+        if (request.method !== 'POST') throw new HttpRefusal(405, 'method_not_allowed', `call ${authorised.verb} with POST`);
+        send(response, 200, closedAnswer(authorised.verb));
+        return;
+      }
+      const { port, verb } = authorised;
       if (verb === 'values') {
         if (request.method !== 'GET') throw new HttpRefusal(405, 'method_not_allowed', 'read the port values with GET');
         send(response, 200, valuesOf(port));
@@ -131,7 +151,7 @@ export class RemotePortServer {
     }
   }
 
-  private authorise(request: IncomingMessage): { port: InvocationToolActionPort; verb: RemoteVerb } {
+  private authorise(request: IncomingMessage): Authorised {
     const match = /^\/invocations\/([^/]+)\/([a-z-]+)$/.exec(request.url ?? '');
     if (match === null || !isVerb(match[2] ?? '')) {
       throw new HttpRefusal(404, 'not_found', 'expected /invocations/<invocation action instance id>/<verb>');
@@ -142,7 +162,10 @@ export class RemotePortServer {
     if (secret === '') throw new HttpRefusal(401, 'secret_missing', 'send the invocation secret as "Authorization: Bearer <secret>"');
     const digest = digestOf(secret);
     const grant = this.grants.get(invocationId);
-    if (grant !== undefined && timingSafeEqual(grant.digest, digest)) return { port: grant.port, verb: match[2] as RemoteVerb };
+    const verb = match[2] as RemoteVerb;
+    if (grant !== undefined && timingSafeEqual(grant.digest, digest)) return { kind: 'open', port: grant.port, verb };
+    const closedDigest = this.closed.get(invocationId);
+    if (closedDigest !== undefined && timingSafeEqual(closedDigest, digest)) return { kind: 'closed', verb };
     for (const other of this.grants.values()) {
       if (timingSafeEqual(other.digest, digest)) {
         throw new HttpRefusal(403, 'secret_foreign', 'the secret belongs to another invocation');
@@ -151,6 +174,18 @@ export class RemotePortServer {
     throw new HttpRefusal(401, 'secret_invalid', 'the secret is wrong, or the invocation has closed');
   }
 }
+
+type Authorised =
+  | { readonly kind: 'open'; readonly port: InvocationToolActionPort; readonly verb: RemoteVerb }
+  | { readonly kind: 'closed'; readonly verb: RemoteVerb };
+
+const CLOSED_MESSAGE = 'the invocation has returned; its port is closed';
+
+/** What the port itself answers after close, without the port: the secret no longer reaches it. */
+const closedAnswer = (verb: Exclude<RemoteVerb, 'values'>) =>
+  verb === 'admit'
+    ? { admitted: false, refusal: 'invocation_closed', message: CLOSED_MESSAGE }
+    : { accepted: false, refusal: 'invocation_closed', message: CLOSED_MESSAGE };
 
 const valuesOf = (port: InvocationToolActionPort) => ({
   invocation_action_instance_id: port.invocation_action_instance_id,

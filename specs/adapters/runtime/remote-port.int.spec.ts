@@ -36,6 +36,8 @@ describe('the remote port', () => {
   const accesses = new Map<string, RemoteAccess>();
   const answers = new Map<string, Answer | string>();
   let manager: RuntimeManager;
+  /** The first harness's connected port, kept past its invocation's close. */
+  let connectedAfterClose: RemoteInvocationPort | undefined;
 
   class RemoteHarnessRuntime extends HarnessRuntime {
     override attachInvocationToolActions(port: InvocationToolActionPort): void {
@@ -64,6 +66,7 @@ describe('the remote port', () => {
         const outcome = await callTool(remote, 'call-1', PORTAL_CLIENT, async () => true);
         answers.set(`${request.action_instance_id}:call`, outcome.kind);
         if (request.action_instance_id === FIRST) {
+          connectedAfterClose = remote;
           const other = accesses.get(SECOND)!;
           answers.set('missing', await post(mine, FIRST, undefined));
           answers.set('wrong', await post(mine, FIRST, 'Bearer not-the-secret'));
@@ -103,9 +106,19 @@ describe('the remote port', () => {
     expect(answers.get('own')).toEqual({ status: 200, body: expect.objectContaining({ accepted: false, refusal: 'state_conflict' }) });
   });
 
-  it('forgets the secret when the invocation closes', async () => {
+  it('kills the secret when the invocation closes: its holder is answered invocation_closed, never the port', async () => {
     const mine = accesses.get(FIRST)!;
-    expect(await post(mine, FIRST, `Bearer ${mine.secret}`)).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_invalid' }) });
+    expect(await post(mine, FIRST, `Bearer ${mine.secret}`)).toEqual({
+      status: 200,
+      body: { accepted: false, refusal: 'invocation_closed', message: expect.any(String) },
+    });
+    expect(connectedAfterClose).toBeDefined();
+    const late = await callTool(connectedAfterClose!, 'call-late', PORTAL_CLIENT, async () => {
+      throw new Error('a refused call must never run its tool');
+    });
+    expect(late).toEqual({ kind: 'refused', refusal: 'invocation_closed' });
+    expect(await manager.getOperation(`${FIRST}:tool=2`)).toBeUndefined();
+    await expect(RemoteInvocationPort.connect(mine)).rejects.toMatchObject({ status: 410, error: 'invocation_closed' });
     await expect(RemoteInvocationPort.connect(mine)).rejects.toBeInstanceOf(RemotePortRefused);
   });
 });
