@@ -48,6 +48,8 @@ export const connectInMemory = async (options: PortalMcpConnectionOptions): Prom
 export interface StdioConnection extends PortalMcpConnection {
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** The server process id, while it runs. */
+  serverPid(): number | null;
 }
 
 /** Spawns `serve-stdio.ts` with tsx and connects to it; the server's stderr is captured, not inherited. */
@@ -65,6 +67,7 @@ export const connectStdio = async (options: PortalMcpConnectionOptions): Promise
     client,
     probeCalls: probeCallsThrough(client),
     stderr: () => stderr,
+    serverPid: () => transport.pid,
     close: () => client.close(),
   };
 };
