@@ -8,7 +8,9 @@ import { refusedToolResult, unknownEffectsToolResult, type ToolCallRefusalCode }
 import { relationOf, toolActionRequestFor, type ToolMapping, type ToolRelation } from './tool-mapping';
 
 /** The part of an SDK `Client` the wrapper uses. */
-export type McpToolCaller = Pick<Client, 'callTool'>;
+export type McpToolCaller = Pick<Client, 'callTool' | 'listTools'>;
+
+export type ListedTools = Awaited<ReturnType<Client['listTools']>>;
 
 export interface AdmittedCallParams {
   readonly name: string;
@@ -79,6 +81,12 @@ export class AdmittedToolClient {
     this.newToolCallId = options.newToolCallId ?? (() => nanoid());
   }
 
+  /** The server's tools that the mapping declares: the only ones worth offering to the model. */
+  async listTools(options: Pick<AdmittedCallOptions, 'timeout' | 'signal'> = {}): Promise<ListedTools> {
+    const listed = await this.client.listTools(undefined, this.requestOptions(undefined, options));
+    return { ...listed, tools: listed.tools.filter((tool) => relationOf(this.mapping, tool.name) !== undefined) };
+  }
+
   async callTool(params: AdmittedCallParams, options: AdmittedCallOptions = {}): Promise<AdmittedToolCall> {
     const toolCallId = params.tool_call_id ?? this.newToolCallId();
     const relation = relationOf(this.mapping, params.name);
@@ -129,8 +137,8 @@ export class AdmittedToolClient {
     return { outcome: settlement.status, tool_call_id: toolCallId, action_instance_id: actionInstanceId, result };
   }
 
-  private requestOptions(relation: ToolRelation, options: AdmittedCallOptions): { timeout?: number; signal?: AbortSignal } {
-    const timeout = options.timeout ?? relation.timeout_ms ?? this.options.defaultTimeoutMs;
+  private requestOptions(relation: ToolRelation | undefined, options: AdmittedCallOptions): { timeout?: number; signal?: AbortSignal } {
+    const timeout = options.timeout ?? relation?.timeout_ms ?? this.options.defaultTimeoutMs;
     const request: { timeout?: number; signal?: AbortSignal } = {};
     if (timeout !== undefined) request.timeout = timeout;
     if (options.signal !== undefined) request.signal = options.signal;

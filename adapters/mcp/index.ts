@@ -5,6 +5,7 @@ export {
   type AdmittedCallParams,
   type AdmittedToolCall,
   type AdmittedToolClientOptions,
+  type ListedTools,
   type McpToolCaller,
 } from './admitted-tool-client';
 export { settlementOfError, settlementOfResult, type CallSettlement, type UnknownReason } from './call-outcome';

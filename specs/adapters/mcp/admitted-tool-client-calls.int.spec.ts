@@ -33,6 +33,21 @@ describe('AdmittedToolClient calls', () => {
     for (const id of generated) expect(id).not.toMatch(/^\d+$/);
   });
 
+  it('offers the model only the server tools the mapping declares', async () => {
+    let listed: string[] = [];
+    world = await openPortalWorld({
+      connect: connectInMemory,
+      beforeScript: async (tools) => {
+        listed = (await tools.listTools()).tools.map((tool) => tool.name);
+      },
+      script: () => [],
+    });
+    await world.manager.advance(1);
+
+    expect((await world.connection.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['call_count', 'probe_login']);
+    expect(listed).toEqual(['probe_login']);
+  });
+
   it('never runs a tool twice for a repeated tool_call_id', async () => {
     world = await openPortalWorld({
       connect: connectInMemory,

@@ -42,6 +42,8 @@ export interface PortalWorldOptions {
   readonly mapping?: ToolMapping;
   readonly slowCall?: SlowCall;
   readonly portal?: PortalServiceOptions;
+  /** Runs in each invocation with its wrapped client, before the script. */
+  readonly beforeScript?: (tools: AdmittedToolClient) => Promise<void>;
   /** The calls of each invocation, by attempt number (1, 2, ...). */
   readonly script: (attempt: number) => readonly TestCall[];
 }
@@ -74,6 +76,7 @@ export const openPortalWorld = async (options: PortalWorldOptions): Promise<Port
     const made: AdmittedToolCall[] = [];
     if (port !== undefined) {
       const tools = new AdmittedToolClient(connection.client, port, options.mapping ?? example.mapping);
+      await options.beforeScript?.(tools);
       for (const step of options.script(snapshot.attempt)) {
         const controller = new AbortController();
         const timer = step.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), step.abortAfterMs);
