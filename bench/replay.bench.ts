@@ -52,7 +52,7 @@ const decideAll = <C, Ev, S>(
  * One attempt as the engine records it, produced by the real deciders: the scheduler starts it, the
  * invocation admits four tool calls (three complete, one times out), returns, the attempt finishes.
  */
-const templateAttempt = (): { scheduler: StoredEvent[]; invocation: StoredEvent[]; finish: StoredEvent[] } => {
+export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: StoredEvent[]; finish: StoredEvent[] } => {
   const affordance = toolAffordanceAddress('participant-behavior', 'portal-client');
   const probe = actionContractAddress('probe-customer-portal-login');
   const outer = actionContractAddress('run-harness');
@@ -154,7 +154,7 @@ const templateAttempt = (): { scheduler: StoredEvent[]; invocation: StoredEvent[
 };
 
 /** Fills the store file with about `target` events, in big transactions straight into its table. */
-const fillStore = (path: string, target: number): number => {
+export const fillStore = (path: string, target: number): number => {
   const db = new BetterSqlite3(path);
   prepareDatabase(db, 5000);
   db.pragma('synchronous = OFF');
@@ -201,7 +201,7 @@ const fillStore = (path: string, target: number): number => {
 };
 
 /** The floor: better-sqlite3 iterating the same rows and parsing each event's JSON, nothing else. */
-const rawReplay = (path: string): { events: number; ms: number } => {
+export const rawReplay = (path: string): { events: number; ms: number } => {
   const db = new BetterSqlite3(path, { readonly: true });
   const start = process.hrtime.bigint();
   let events = 0;
@@ -219,9 +219,9 @@ const rawReplay = (path: string): { events: number; ms: number } => {
 };
 
 /** Reads every event and does nothing with it: what the store's read path and the runner cost alone. */
-const nothingProjection: Projection = { name: 'nothing', version: 1, setup: () => undefined, reset: () => undefined, apply: () => undefined };
+export const nothingProjection: Projection = { name: 'nothing', version: 1, setup: () => undefined, reset: () => undefined, apply: () => undefined };
 
-const projectionRebuild = async (
+export const projectionRebuild = async (
   path: string,
   viewsPath: string,
   projection: Projection,
@@ -274,4 +274,5 @@ const main = async (): Promise<void> => {
   }
 };
 
-void main();
+// Run directly (npm run bench:replay); bench/run.ts imports the parts above.
+if (require.main === module) void main();

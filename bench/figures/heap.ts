@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildAdmissionContext } from '../../domain/manifest';
+import { invocationAggregate, LocalInvocationPort } from '../../adapters/runtime';
+import type { InvocationAggregate } from '../../adapters/runtime/aggregates';
+import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
+import type { FigureResult } from '../support/figure';
+import { progress } from '../support/progress';
+import { benchManifest, benchScenario, openBenchStore, participantOf, POLICY, steppingClock } from '../support/world';
+
+/**
+ * Heap per open invocation: what the engine holds while an invocation runs (its aggregate with the
+ * folded state, opened and activated, and its port), measured as the growth of the V8 heap after a full
+ * GC, divided by the number of invocations held. The admission context is built once per
+ * policy-participant and shared, as the runtime manager does.
+ */
+
+const TARGET_BYTES = 1024;
+
+const heapAfterGc = (): number => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('the heap figure needs global.gc: run through `node --expose-gc --import tsx`');
+  for (let i = 0; i < 4; i++) gc();
+  return process.memoryUsage().heapUsed;
+};
+
+export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
+  const count = quick ? 2_000 : 10_000;
+  const dir = mkdtempSync(join(tmpdir(), 'raes-bench-heap-'));
+  const store = openBenchStore(join(dir, 'events.sqlite'));
+  try {
+    const compiled = benchScenario({ agents: 1 });
+    const context = buildAdmissionContext(compiled, benchManifest(), POLICY, participantOf(0), { crossingPolicyInstalled: false });
+    const clock = steppingClock();
+
+    const baselineBefore = heapAfterGc();
+    const ids = new Map<string, string>();
+    for (let i = 0; i < count; i++) ids.set(`${POLICY}:${participantOf(0)}:${i + 1}`, `invocation-${i + 1}`);
+    const baselineBytes = (heapAfterGc() - baselineBefore) / count;
+
+    progress(`heap: opening ${count.toLocaleString('en-US')} invocations`);
+    const held: { aggregate: InvocationAggregate; port: LocalInvocationPort }[] = [];
+    const before = heapAfterGc();
+    const opened = [];
+    for (let i = 0; i < count; i++) {
+      const invocationId = `${POLICY}:${participantOf(0)}:${i + 1}`;
+      const aggregate = invocationAggregate(store, invocationId);
+      const portValues = {
+        invocation_action_instance_id: invocationId,
+        participant_address: participantOf(0),
+        episode_id: 'episode-bench',
+        participant_implementation_ref: 'participant-agent-runner',
+        execution_scope_ref: POLICY,
+        execution_generation: 0,
+        observation_point: `time.clock.shared@segment=0,tick=${i + 1}`,
+      };
+      opened.push(
+        aggregate.handle({
+          type: 'OpenInvocation',
+          at: clock().toISOString(),
+          portValues,
+          outerAction: {
+            action_contract_address: PORTAL_CLIENT.action_contract_address,
+            observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
+            target_addresses: PORTAL_CLIENT.target_addresses,
+            actor_provenance: 'participant-implementation:participant-agent-runner@1.0.0',
+          },
+          admissionContext: context,
+        }),
+      );
+      opened.push(aggregate.handle({ type: 'ActivateInvocation', at: clock().toISOString() }));
+      held.push({ aggregate, port: new LocalInvocationPort(portValues, aggregate, clock, undefined) });
+    }
+    for (const outcome of await Promise.all(opened)) {
+      if (outcome.kind !== 'accepted') throw new Error(`opening an invocation failed: ${outcome.kind}`);
+    }
+    opened.length = 0; // the command results are the caller's, not what the engine holds
+    const perInvocation = (heapAfterGc() - before) / count;
+    if (held.length !== count || ids.size !== count) throw new Error('the held invocations were lost');
+    return {
+      figure: 'heap',
+      title: 'Heap per open invocation (aggregate + folded state + port, after GC)',
+      rows: [
+        { measure: 'baseline: a Map entry of the invocation id', p50: baselineBytes, p99: null, unit: 'B', relative: '1.00 x' },
+        { measure: 'open invocation', p50: perInvocation, p99: null, unit: 'B', relative: `${(perInvocation / baselineBytes).toFixed(1)} x` },
+      ],
+      target: `<= ${TARGET_BYTES} B`,
+      measured: `${Math.round(perInvocation)} B over ${count.toLocaleString('en-US')} invocations`,
+      met: perInvocation <= TARGET_BYTES,
+      notes: [],
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HarnessRuntime, RuntimeManager, type Harness, type InvocationToolActionPort } from '../../adapters/runtime';
+import type { SqliteEventStore } from '../../adapters/event-store';
+import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
+import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
+
+/** A runtime manager over a fresh SQLite store in a temp dir, running `harness` for `agents` participants. */
+export interface PortWorld {
+  readonly dir: string;
+  readonly store: SqliteEventStore;
+  readonly manager: RuntimeManager;
+  dispose(): Promise<void>;
+}
+
+export const portWorld = async (name: string, agents: number, harness: Harness): Promise<PortWorld> => {
+  const dir = mkdtempSync(join(tmpdir(), `raes-bench-${name}-`));
+  const store = openBenchStore(join(dir, 'events.sqlite'));
+  const manager = new RuntimeManager({
+    compiled: benchScenario({ agents }),
+    manifest: benchManifest(),
+    runtime: new HarnessRuntime(harness),
+    store,
+    episodeId: 'episode-bench',
+    clock: steppingClock(),
+  });
+  await manager.start();
+  return {
+    dir,
+    store,
+    manager,
+    async dispose() {
+      await manager.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** The tool calls the claim allows in one invocation. */
+export const CALLS_PER_INVOCATION = 16;
+
+export const admitRequest = (port: InvocationToolActionPort, toolCallId: string) => ({
+  tool_call_id: toolCallId,
+  invocation_action_instance_id: port.invocation_action_instance_id,
+  participant_address: port.participant_address,
+  episode_id: port.episode_id,
+  participant_implementation_ref: port.participant_implementation_ref,
+  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
+  action_contract_address: PORTAL_CLIENT.action_contract_address,
+  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
+  target_addresses: PORTAL_CLIENT.target_addresses,
+  execution_scope_ref: port.execution_scope_ref,
+  execution_generation: port.execution_generation,
+});
+
+export const succeededResult = (port: InvocationToolActionPort, actionInstanceId: string) => ({
+  status: 'succeeded' as const,
+  participant_address: port.participant_address,
+  episode_id: port.episode_id,
+  action_instance_id: actionInstanceId,
+  action_contract_address: PORTAL_CLIENT.action_contract_address,
+  observation_point: port.observation_point,
+  evidence_refs: ['content.participant-observation'],
+});
+
+export const outerResult = (request: { action_instance_id: string; participant_address: string; episode_id: string; action_contract_address: string; observation_point: string }) => ({
+  status: 'succeeded' as const,
+  participant_address: request.participant_address,
+  episode_id: request.episode_id,
+  action_instance_id: request.action_instance_id,
+  action_contract_address: request.action_contract_address,
+  observation_point: request.observation_point,
+  evidence_refs: ['content.participant-observation'],
+});
+
+/** Admits and dispatches one call, the part before the tool may run; throws on any refusal. */
+export const admitAndDispatch = async (port: InvocationToolActionPort, toolCallId: string): Promise<string> => {
+  const admitted = await port.admit(admitRequest(port, toolCallId));
+  if (!admitted.admitted) throw new Error(`admission refused: ${admitted.refusal}`);
+  const dispatched = await port.dispatch(admitted.action_instance_id);
+  if (!dispatched.accepted) throw new Error(`dispatch refused: ${dispatched.refusal}`);
+  return admitted.action_instance_id;
+};
+
+export const completeCall = async (port: InvocationToolActionPort, actionInstanceId: string): Promise<void> => {
+  const completed = await port.complete(actionInstanceId, succeededResult(port, actionInstanceId));
+  if (!completed.accepted) throw new Error(`completion refused: ${completed.refusal}`);
+};

@@ -1,0 +1,177 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { HarnessRuntime, RuntimeManager } from '../../adapters/runtime';
+import { openInvocationsIndex } from '../../adapters/runtime/open-invocations-index';
+import { openInvocationsProjection } from '../../projections/open-invocations';
+import { fillStore } from '../replay.bench';
+import type { FigureResult, FigureRow } from '../support/figure';
+import { progress } from '../support/progress';
+import { elapsedMs } from '../support/stats';
+import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
+import { admitAndDispatch, admitRequest, completeCall, outerResult } from './port-world';
+
+/**
+ * Recovery after a restart: a store holds `history` events of finished attempts (the replay
+ * benchmark's history, 64 participants) and then `open` invocations interrupted mid-flight, one per
+ * participant, each with a completed, a dispatched and an admitted tool action, left by a real runtime
+ * manager whose harnesses never returned. The open-invocations view was current at the crash. Timed: a
+ * new runtime manager over the same files, from construction to the end of `start()` (ready).
+ */
+
+const TARGET_MS = 1000;
+/**
+ * The interrupted invocations' participants: not those of the history, whose attempt numbers the
+ * history's generator does not keep consistent with their schedulers.
+ */
+const OPEN_AGENTS = 'prober';
+
+interface Case {
+  readonly open: number;
+  readonly history: number;
+}
+
+/** The history once per size, in a file copied for each case (recovery changes it). */
+const historyFile = (dir: string, events: number, cache: Map<number, string>): string => {
+  const found = cache.get(events);
+  if (found !== undefined) return found;
+  const path = join(dir, `history-${events}.sqlite`);
+  progress(`recovery: filling ${events.toLocaleString('en-US')} events of history`);
+  const start = process.hrtime.bigint();
+  if (events > 0) fillStore(path, events);
+  else openBenchStore(path).close();
+  progress(`recovery: history filled in ${(elapsedMs(start) / 1000).toFixed(1)} s`);
+  cache.set(events, path);
+  return path;
+};
+
+/** Marks the open-invocations view current at the end of the history (every attempt there finished). */
+const viewsAtEndOfHistory = (eventsPath: string, viewsPath: string): void => {
+  const events = new BetterSqlite3(eventsPath, { readonly: true });
+  const last = events.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck().get() as number;
+  events.close();
+  const views = new BetterSqlite3(viewsPath);
+  views.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER)');
+  openInvocationsProjection.setup(views);
+  views.prepare('INSERT INTO projection_checkpoints (name, version, position) VALUES (?, ?, ?)').run(openInvocationsProjection.name, openInvocationsProjection.version, last === 0 ? null : last);
+  views.close();
+};
+
+/** Leaves `open` invocations interrupted: their harnesses reach a point they never leave. */
+const interruptInvocations = async (eventsPath: string, viewsPath: string, open: number): Promise<void> => {
+  const store = openBenchStore(eventsPath);
+  const views = new BetterSqlite3(viewsPath);
+  let reached = 0;
+  let allReached: () => void = () => undefined;
+  const crashPoint = new Promise<void>((resolve) => (allReached = resolve));
+  const manager = new RuntimeManager({
+    compiled: benchScenario({ agents: open, agentPrefix: OPEN_AGENTS }),
+    manifest: benchManifest(),
+    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
+      if (port === undefined) throw new Error('no port was attached');
+      await completeCall(port, await admitAndDispatch(port, 'call-1'));
+      await admitAndDispatch(port, 'call-2');
+      const admitted = await port.admit(admitRequest(port, 'call-3'));
+      if (!admitted.admitted) throw new Error(`admission refused: ${admitted.refusal}`);
+      if (++reached === open) allReached();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return outerResult(request);
+    }),
+    store,
+    views,
+    episodeId: 'episode-bench',
+    clock: steppingClock(),
+    onProgress: (event) => {
+      if (event.kind === 'storage_failure') process.stderr.write(`storage failure: ${event.reason}\n`);
+    },
+  });
+  await manager.start();
+  manager.advance(1).catch((error: unknown) => process.stderr.write(`interrupting failed: ${String(error)}\n`));
+  await crashPoint;
+  const caughtUp = await openInvocationsIndex(store, views).catchUp();
+  if (typeof caughtUp !== 'object') throw new Error('the open-invocations view did not catch up');
+  views.close();
+  await store.close();
+};
+
+const recoverOnce = async (dir: string, historyPath: string, testCase: Case): Promise<number> => {
+  const eventsPath = join(dir, `recover-${testCase.open}-${testCase.history}.sqlite`);
+  const viewsPath = join(dir, `views-${testCase.open}-${testCase.history}.sqlite`);
+  copyFileSync(historyPath, eventsPath);
+  viewsAtEndOfHistory(eventsPath, viewsPath);
+  progress(`recovery: interrupting ${testCase.open.toLocaleString('en-US')} invocations`);
+  await interruptInvocations(eventsPath, viewsPath, testCase.open);
+  const compiled = benchScenario({ agents: testCase.open, agentPrefix: OPEN_AGENTS }); // the scenario is loaded before the engine starts
+  const manifest = benchManifest();
+  progress(`recovery: restarting over ${testCase.history.toLocaleString('en-US')} events of history`);
+  const start = process.hrtime.bigint();
+  const store = openBenchStore(eventsPath);
+  const views = new BetterSqlite3(viewsPath);
+  const manager = new RuntimeManager({
+    compiled,
+    manifest,
+    runtime: new HarnessRuntime(async (request) => outerResult(request)),
+    store,
+    views,
+    episodeId: 'episode-bench',
+    clock: steppingClock(Date.parse('2026-04-12T10:00:00Z')),
+  });
+  await manager.start();
+  const ms = elapsedMs(start);
+  const left = views.prepare('SELECT COUNT(*) FROM open_invocations').pluck().get() as number;
+  if (left !== 0) throw new Error(`${left} invocations are still open after recovery`);
+  await manager.close();
+  views.close();
+  await store.close();
+  for (const path of [eventsPath, viewsPath]) for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  return ms;
+};
+
+export const recoveryFigure = async (quick: boolean): Promise<FigureResult> => {
+  const cases: Case[] = quick
+    ? [
+        { open: 100, history: 100_000 },
+        { open: 1_000, history: 100_000 },
+        { open: 1_000, history: 300_000 },
+      ]
+    : [
+        { open: 1_000, history: 1_000_000 },
+        { open: 10_000, history: 1_000_000 },
+        { open: 10_000, history: 3_000_000 },
+      ];
+  const dir = mkdtempSync(join(tmpdir(), 'raes-bench-recovery-'));
+  const histories = new Map<number, string>();
+  try {
+    const rows: FigureRow[] = [];
+    const results: { testCase: Case; ms: number }[] = [];
+    for (const testCase of cases) {
+      const ms = await recoverOnce(dir, historyFile(dir, testCase.history, histories), testCase);
+      results.push({ testCase, ms });
+      rows.push({
+        measure: `${testCase.open.toLocaleString('en-US')} open, ${testCase.history.toLocaleString('en-US')} events of history`,
+        p50: ms,
+        p99: null,
+        unit: 'ms',
+        relative: `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation`,
+      });
+    }
+    const largest = results.filter((r) => r.testCase.open === Math.max(...cases.map((c) => c.open)));
+    const worst = Math.max(...largest.map((r) => r.ms));
+    const shortest = largest[0]!;
+    const longest = largest[largest.length - 1]!;
+    const historyGrowth = longest.ms / shortest.ms;
+    const historyRatio = longest.testCase.history / shortest.testCase.history;
+    return {
+      figure: 'recovery',
+      title: 'Recovery after a restart: new runtime manager to ready (start() done)',
+      rows,
+      target: `<= ${TARGET_MS} ms with ${largest[0]!.testCase.open.toLocaleString('en-US')} open invocations, not growing with history`,
+      measured: `${Math.round(worst)} ms; ${historyRatio} x the history took ${historyGrowth.toFixed(2)} x the time`,
+      met: worst <= TARGET_MS && historyGrowth < 1 + (historyRatio - 1) / 4,
+      notes: ['one run per case; the history is filled with batched inserts of the replay benchmark\'s attempts'],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,137 @@
+/**
+ * The engine's benchmarks (npm run bench [-- figures...] [--quick] [--rebuild-events N]): one table per
+ * figure, each beside its baseline measured in the same run, with its target and verdict; the same is
+ * written to bench/results.json. Runs in temp dirs, never in esdata/.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { admissionFigure } from './figures/admission';
+import { heapFigure } from './figures/heap';
+import { rebuildFigure } from './figures/rebuild';
+import { recoveryFigure } from './figures/recovery';
+import { throughputFigure } from './figures/throughput';
+import { toolActionFigure } from './figures/tool-action';
+import { formatValue, type FigureResult } from './support/figure';
+import { printTable } from './support/table';
+
+interface Options {
+  readonly quick: boolean;
+  readonly rebuildEvents: number;
+  readonly figures: readonly FigureName[];
+}
+
+const FIGURES = ['admission', 'tool-action', 'throughput', 'rebuild', 'recovery', 'heap'] as const;
+type FigureName = (typeof FIGURES)[number];
+
+const DEFAULT_REBUILD_EVENTS = 300_000;
+const QUICK_REBUILD_EVENTS = 100_000;
+
+const HELP = `usage: npm run bench -- [figure...] [--quick] [--rebuild-events N] [--help]
+
+figures (all by default, in this order):
+  admission     admission decision in memory (decode + rules), p50 <= 3 us
+  tool-action   one tool action on SQLite through the real port (admit + dispatch), p50 <= 3.5 F
+  throughput    64 concurrent invocations (admit + dispatch + complete), >= 10,000/s, p99 <= 25 F
+  rebuild       participant history rebuild, >= 0.8 x raw iterate() + JSON.parse
+  recovery      restart with 10,000 open invocations over 1M and 3M events of history, <= 1 s
+  heap          heap per open invocation, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
+
+options:
+  --quick             smaller samples and sizes (recovery: 1,000 open over 100k / 300k events)
+  --rebuild-events N  events of history for the rebuild figure (default ${DEFAULT_REBUILD_EVENTS.toLocaleString('en-US')},
+                      quick ${QUICK_REBUILD_EVENTS.toLocaleString('en-US')}; --rebuild-events 1000000 for the 1M figure)
+F is a 4 KiB write + fdatasync on the temp dir's disk, measured in the same run.
+Results: stdout (tables), stderr (progress), bench/results.json.`;
+
+const parseOptions = (args: readonly string[]): Options | string => {
+  let quick = false;
+  let rebuildEvents: number | undefined;
+  const figures: FigureName[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--help' || arg === '-h') return HELP;
+    if (arg === '--quick') quick = true;
+    else if (arg === '--rebuild-events') {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1000) return `expected an integer >= 1000 after --rebuild-events, got ${args[i] ?? 'nothing'}`;
+      rebuildEvents = value;
+    } else if ((FIGURES as readonly string[]).includes(arg)) figures.push(arg as FigureName);
+    else return `unknown argument '${arg}': expected one of ${FIGURES.join(', ')}, --quick, --rebuild-events N, --help`;
+  }
+  return {
+    quick,
+    rebuildEvents: rebuildEvents ?? (quick ? QUICK_REBUILD_EVENTS : DEFAULT_REBUILD_EVENTS),
+    figures: figures.length === 0 ? FIGURES : figures,
+  };
+};
+
+const runFigure = (name: FigureName, options: Options): FigureResult | Promise<FigureResult> => {
+  switch (name) {
+    case 'admission':
+      return admissionFigure(options.quick);
+    case 'tool-action':
+      return toolActionFigure(options.quick);
+    case 'throughput':
+      return throughputFigure(options.quick);
+    case 'rebuild':
+      return rebuildFigure(options.rebuildEvents);
+    case 'recovery':
+      return recoveryFigure(options.quick);
+    case 'heap':
+      return heapFigure(options.quick);
+  }
+};
+
+const printFigure = (result: FigureResult): void => {
+  process.stdout.write(`\n== ${result.title}\n`);
+  printTable(
+    ['measure', 'p50', 'p99', 'vs baseline'],
+    result.rows.map((row) => [row.measure, formatValue(row.p50, row.unit), formatValue(row.p99, row.unit), row.relative]),
+  );
+  process.stdout.write(`target ${result.target}: ${result.measured}, ${result.met ? 'met' : 'MISSED'}\n`);
+  for (const note of result.notes) process.stdout.write(`  note: ${note}\n`);
+};
+
+const machine = () => ({
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+});
+
+const main = async (): Promise<void> => {
+  const options = parseOptions(process.argv.slice(2));
+  if (typeof options === 'string') {
+    const help = options === HELP;
+    (help ? process.stdout : process.stderr).write(`${options}\n`);
+    process.exitCode = help ? 0 : 2;
+    return;
+  }
+  // The heap figure needs global.gc: re-launch under --expose-gc with the same arguments.
+  if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+    process.exitCode = child.status ?? 1;
+    return;
+  }
+  const env = machine();
+  process.stdout.write(`raes-tool-actions benchmarks: node ${env.node}, ${env.platform}, ${env.cpus}, ${env.memory_gib} GiB${options.quick ? ', --quick' : ''}\n`);
+  const results: FigureResult[] = [];
+  for (const name of options.figures) {
+    process.stderr.write(`[${name}]\n`);
+    const result = await runFigure(name, options);
+    results.push(result);
+    printFigure(result);
+  }
+  const missed = results.filter((result) => !result.met).map((result) => result.figure);
+  process.stdout.write(`\n${results.length - missed.length} of ${results.length} targets met${missed.length > 0 ? `; missed: ${missed.join(', ')} (see docs/performance.md)` : ''}\n`);
+  const path = join(__dirname, 'results.json');
+  writeFileSync(path, `${JSON.stringify({ at: new Date().toISOString(), machine: env, quick: options.quick, rebuild_events: options.rebuildEvents, figures: results }, null, 2)}\n`);
+  process.stderr.write(`results written to ${path}\n`);
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`the benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
