@@ -54,7 +54,23 @@ const push = <V>(map: Map<string, V[]>, key: string, value: V): void => {
   child(map, key, (): V[] => []).push(value);
 };
 
+/**
+ * One index per admission context object: the runtime manager hands every invocation of a
+ * policy-participant the same context, so its open invocations share one read-only index instead of
+ * holding a copy each (the index is most of an open invocation's heap).
+ */
+const indexes = new WeakMap<AdmissionContext, AdmissionIndex>();
+
 export const indexAdmissionContext = (context: AdmissionContext): AdmissionIndex => {
+  let index = indexes.get(context);
+  if (index === undefined) {
+    index = buildIndex(context);
+    indexes.set(context, index);
+  }
+  return index;
+};
+
+const buildIndex = (context: AdmissionContext): AdmissionIndex => {
   const bindings = new Map<string, Map<string, Map<string, IndexedBinding[]>>>();
   for (const binding of context.affordance_bindings) {
     const byAction = child(bindings, binding.tool_affordance_address, () => new Map<string, Map<string, IndexedBinding[]>>());

@@ -198,6 +198,9 @@ const evolveClosed = (state: OpenedInvocation, event: InvocationClosed): OpenedI
     state.unresolvedIndeterminateCount,
   );
 
+/** Shared by every invocation before its first admission; admissions copy it, never write to it. */
+const NO_POSITIONS: ReadonlyMap<string, number> = new Map();
+
 /**
  * Folds one event into the state. Events were decided against the state they follow, so evolve
  * trusts them; an event that does not fit (a stream written by something else) leaves the state as
@@ -215,8 +218,8 @@ export const evolve = (state: InvocationState, event: InvocationEvent): Invocati
       index: indexAdmissionContext(event.admission_context),
       lifecycle: { status: 'inactive' },
       toolActions: [],
-      positionByToolCallId: new Map(),
-      positionByActionId: new Map(),
+      positionByToolCallId: NO_POSITIONS,
+      positionByActionId: NO_POSITIONS,
       openCount: 0,
       unresolvedIndeterminateCount: 0,
     };
