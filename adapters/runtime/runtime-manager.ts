@@ -133,6 +133,21 @@ const schedulerPolicyOf = (policy: CompiledPolicy, participantAddress: string): 
 
 const keyOf = (policyAddress: string, participantAddress: string): string => schedulerStream(policyAddress, participantAddress);
 
+/**
+ * Recovers invocations many at a time: each one's appends then share group commits (one fsync for a
+ * batch instead of one each), so recovery time grows with the open invocations' events, not with their
+ * number of round trips to the disk. Commands on one scheduler still run one after another.
+ */
+const RECOVERY_BATCH = 256;
+
+const recoverInBatches = async (invocationIds: readonly string[], recover: (invocationId: string) => Promise<void>): Promise<void> => {
+  const seen = new Set<string>();
+  const unique = invocationIds.filter((id) => !seen.has(id) && (seen.add(id), true));
+  for (let first = 0; first < unique.length; first += RECOVERY_BATCH) {
+    await Promise.all(unique.slice(first, first + RECOVERY_BATCH).map(recover));
+  }
+};
+
 /** How an invocation's closure counts for its attempt. */
 const attemptOutcomeOf = (state: InvocationState): AttemptOutcome => {
   if (state.status !== 'opened' || state.lifecycle.status !== 'closed') return 'consumed';
@@ -200,19 +215,24 @@ export class RuntimeManager {
       const lastTick = entry.scheduler.state.lastTick;
       if (lastTick !== null && lastTick > this.currentTick) this.currentTick = lastTick;
     }
+    const owners = new Map<string, PolicyParticipant>();
+    for (const entry of this.schedulers.values()) {
+      for (const actionInstanceId of entry.scheduler.state.inFlight.values()) owners.set(actionInstanceId, entry);
+    }
     if (this.openInvocations !== undefined) {
       await this.catchUpView();
-      for (const row of this.openInvocations.listOpen()) {
-        await this.recoverInvocation(row.invocation_action_instance_id);
-      }
+      await recoverInBatches(
+        this.openInvocations.listOpen().map((row) => row.invocation_action_instance_id),
+        (invocationId) => this.recoverInvocation(invocationId, owners.get(invocationId)),
+      );
     }
     // Attempts still in flight: interrupted before their invocation opened, after it closed, or not yet
     // in the open-invocations view.
+    const stillInFlight: string[] = [];
     for (const entry of this.schedulers.values()) {
-      for (const actionInstanceId of [...entry.scheduler.state.inFlight.values()]) {
-        await this.recoverInvocation(actionInstanceId);
-      }
+      for (const actionInstanceId of entry.scheduler.state.inFlight.values()) stillInFlight.push(actionInstanceId);
     }
+    await recoverInBatches(stillInFlight, (invocationId) => this.recoverInvocation(invocationId, owners.get(invocationId)));
     await this.catchUpView();
     this.started = true;
   }
@@ -493,8 +513,8 @@ export class RuntimeManager {
     }
   }
 
-  /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight). */
-  private async recoverInvocation(invocationId: string): Promise<void> {
+  /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight under `owner`). */
+  private async recoverInvocation(invocationId: string, owner: PolicyParticipant | undefined): Promise<void> {
     const aggregate = invocationAggregate(this.options.store, invocationId);
     await this.must(aggregate.load(), `reading ${aggregate.stream}`);
     let state = aggregate.state;
@@ -504,11 +524,10 @@ export class RuntimeManager {
       if (recovered.kind === 'accepted') this.portProgress(recovered.events);
       state = aggregate.state;
     }
-    for (const entry of this.schedulers.values()) {
-      for (const [attempt, actionInstanceId] of entry.scheduler.state.inFlight) {
-        if (actionInstanceId !== invocationId) continue;
-        await this.finishAttempt(entry, attempt, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state), true);
-      }
+    if (owner === undefined) return;
+    for (const [attempt, actionInstanceId] of [...owner.scheduler.state.inFlight]) {
+      if (actionInstanceId !== invocationId) continue;
+      await this.finishAttempt(owner, attempt, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state), true);
     }
   }
 
