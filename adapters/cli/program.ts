@@ -1,4 +1,12 @@
 import { Command, CommanderError } from 'commander';
+import { registerAudit } from './commands/audit';
+import { registerDemo } from './commands/demo';
+import { registerOperations } from './commands/operations';
+import { registerProjections } from './commands/projections';
+import { registerRecover } from './commands/recover';
+import { registerResolve } from './commands/resolve';
+import { registerScheduler } from './commands/scheduler';
+import { registerRun } from './commands/run';
 import { registerValidate } from './commands/validate';
 import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
 
@@ -11,7 +19,19 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerValidate(program, io, setExit);
-  for (const command of program.commands) command.exitOverride();
+  registerRun(program, io, setExit);
+  registerAudit(program, io, setExit);
+  registerOperations(program, io, setExit);
+  registerRecover(program, io, setExit);
+  registerResolve(program, io, setExit);
+  registerScheduler(program, io, setExit);
+  registerProjections(program, io, setExit);
+  registerDemo(program, io, setExit);
+  const override = (command: Command): void => {
+    command.exitOverride();
+    for (const sub of command.commands) override(sub);
+  };
+  for (const command of program.commands) override(command);
   return program;
 };
 

@@ -1,0 +1,182 @@
+import type { BehaviorHistoryEvent } from '../../domain/invocation';
+import {
+  ALL_PROJECTIONS,
+  ProjectionRunner,
+  listOpenInvocations,
+  listSchedulers,
+  storedHistory,
+  verifyHistory,
+  type AuditFinding,
+  type CatchUpProgress,
+  type HistoryFilter,
+  type SchedulerStatus,
+} from '../../projections';
+import { invocationAggregate } from '../runtime';
+import { fail, type Built } from './engine';
+import { EXIT_INVALID } from './io';
+import type { Workspace } from './workspace';
+
+/**
+ * The audit: the projections caught up, the tool history they hold (who called which tool action in
+ * which invocation, when it was admitted, dispatched and settled, how), and verifyHistory's findings.
+ * Dispatch times and operator resolutions are read from each invocation's own stream.
+ */
+
+export interface AuditedToolAction {
+  readonly action_instance_id: string;
+  readonly admission_ordinal: number;
+  readonly tool_call_id: string;
+  readonly tool_affordance_address: string;
+  readonly action_contract_address: string;
+  readonly admitted_at: string;
+  readonly dispatched_at: string | null;
+  readonly settled_at: string | null;
+  readonly settlement: string;
+  readonly status: string | null;
+  readonly resolution: { readonly effect: string; readonly evidence_ref: string; readonly resolved_at: string } | null;
+}
+
+export interface AuditedInvocation {
+  readonly invocation_action_instance_id: string;
+  readonly participant_address: string;
+  readonly episode_id: string;
+  readonly action_contract_address: string;
+  /** The outer action's recorded status; null when the invocation threw or was closed by recovery (no outer triple). */
+  readonly outer_status: string | null;
+  readonly closed_at: string | null;
+  readonly tool_actions: readonly AuditedToolAction[];
+}
+
+export interface AuditReport {
+  readonly filter: HistoryFilter;
+  readonly history_events: number;
+  readonly invocations: readonly AuditedInvocation[];
+  readonly open_invocations: readonly string[];
+  readonly schedulers: readonly SchedulerStatus[];
+  readonly findings: readonly AuditFinding[];
+  readonly sound: boolean;
+}
+
+/** Catches every projection up; a failure is a one-line message. */
+export const catchUpViews = async (workspace: Workspace, onProgress?: (progress: CatchUpProgress) => void): Promise<Built<ProjectionRunner>> => {
+  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS });
+  const caught = await runner.catchUp(onProgress);
+  if (caught.kind === 'storage_failure') return fail(EXIT_INVALID, `reading the event store failed: ${caught.reason}`);
+  if (caught.kind === 'projection_failed') {
+    return fail(EXIT_INVALID, `${caught.reason}; rebuild it with \`raes-tools projections rebuild ${caught.projection}\``);
+  }
+  return { ok: true, value: runner };
+};
+
+type Draft = {
+  invocation: string;
+  participant: string;
+  episode: string;
+  contract: string;
+  outerStatus: string | null;
+  closedAt: string | null;
+  tools: Map<string, { first: BehaviorHistoryEvent; settledAt: string | null; status: string | null }>;
+};
+
+const draftsOf = (history: readonly BehaviorHistoryEvent[]): Draft[] => {
+  const drafts = new Map<string, Draft>();
+  for (const event of history) {
+    const context = event.invocation_tool_context;
+    const invocationId = context?.invocation_action_instance_id ?? event.action_instance_id;
+    let draft = drafts.get(invocationId);
+    if (draft === undefined) {
+      draft = {
+        invocation: invocationId,
+        participant: event.participant_address,
+        episode: event.episode_id,
+        contract: context?.invocation_action_contract_address ?? event.action_contract_address,
+        outerStatus: null,
+        closedAt: null,
+        tools: new Map(),
+      };
+      drafts.set(invocationId, draft);
+    }
+    if (context === undefined) {
+      if (event.event_type === 'observation_emitted') {
+        draft.outerStatus = event.action_result?.status ?? null;
+        draft.closedAt = event.timestamp;
+      }
+      continue;
+    }
+    let tool = draft.tools.get(event.action_instance_id);
+    if (tool === undefined) {
+      tool = { first: event, settledAt: null, status: null };
+      draft.tools.set(event.action_instance_id, tool);
+    }
+    if (event.event_type === 'observation_emitted') {
+      tool.settledAt = event.timestamp;
+      tool.status = event.action_result?.status ?? null;
+    }
+  }
+  return [...drafts.values()];
+};
+
+export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<AuditReport>> => {
+  const caught = await catchUpViews(workspace);
+  if (!caught.ok) return caught;
+  const history = storedHistory(workspace.views, filter);
+  const invocations: AuditedInvocation[] = [];
+  for (const draft of draftsOf(history)) {
+    const aggregate = invocationAggregate(workspace.store, draft.invocation);
+    const loaded = await aggregate.load();
+    if (loaded.kind === 'unavailable') return fail(EXIT_INVALID, `reading invocation ${draft.invocation} failed: ${loaded.reason}`);
+    const state = aggregate.state;
+    const tools: AuditedToolAction[] = [];
+    for (const [actionId, tool] of draft.tools) {
+      const context = tool.first.invocation_tool_context!;
+      const position = state.status === 'opened' ? state.positionByActionId.get(actionId) : undefined;
+      const record = position === undefined || state.status !== 'opened' ? undefined : state.toolActions[position];
+      const dispatchedAt = record === undefined || record.phase === 'admitted' ? null : record.dispatchedAt;
+      const resolution = record?.phase === 'settled' ? record.resolution : null;
+      tools.push({
+        action_instance_id: actionId,
+        admission_ordinal: context.admission_ordinal,
+        tool_call_id: context.tool_call_id,
+        tool_affordance_address: context.tool_affordance_address,
+        action_contract_address: tool.first.action_contract_address,
+        admitted_at: tool.first.timestamp,
+        dispatched_at: dispatchedAt,
+        settled_at: tool.settledAt,
+        settlement: context.settlement,
+        status: tool.status,
+        resolution:
+          resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt },
+      });
+    }
+    invocations.push({
+      invocation_action_instance_id: draft.invocation,
+      participant_address: draft.participant,
+      episode_id: draft.episode,
+      action_contract_address: draft.contract,
+      outer_status: draft.outerStatus,
+      closed_at: draft.closedAt ?? (state.status === 'opened' && state.lifecycle.status === 'closed' ? state.lifecycle.closedAt : null),
+      tool_actions: tools,
+    });
+  }
+  const open = listOpenInvocations(workspace.views)
+    .filter(
+      (row) =>
+        (filter.participant === undefined || row.participant_address === filter.participant) &&
+        (filter.episode === undefined || row.episode_id === filter.episode) &&
+        (filter.invocation === undefined || row.invocation_action_instance_id === filter.invocation),
+    )
+    .map((row) => row.invocation_action_instance_id);
+  const findings = verifyHistory(history);
+  return {
+    ok: true,
+    value: {
+      filter,
+      history_events: history.length,
+      invocations,
+      open_invocations: open,
+      schedulers: listSchedulers(workspace.views, filter.participant),
+      findings,
+      sound: findings.length === 0,
+    },
+  };
+};

@@ -1,0 +1,96 @@
+import { Command } from 'commander';
+import type { RuntimeProgress } from '../../runtime';
+import { openOperatorEngine } from '../engine';
+import { invocationLabel, toolTail } from '../format';
+import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
+import { describeProgress } from '../progress';
+import { storeOptions } from '../store-options';
+import type { StoreFlags } from '../workspace';
+
+export interface RecoveryReport {
+  readonly data_dir: string;
+  readonly recovered_invocations: readonly { readonly invocation_action_instance_id: string; readonly outcome: string; readonly indeterminate_action_ids: readonly string[] }[];
+  readonly settled_tool_actions: readonly { readonly action_instance_id: string; readonly settlement: string }[];
+  readonly stopped_schedulers: readonly { readonly participant_address: string; readonly reason: string }[];
+}
+
+const formatRecovery = (report: RecoveryReport): string => {
+  if (report.recovered_invocations.length === 0 && report.settled_tool_actions.length === 0) {
+    return `nothing to recover in ${report.data_dir}: no invocation was left open\n`;
+  }
+  let text = `recovered in ${report.data_dir}:\n`;
+  for (const invocation of report.recovered_invocations) {
+    text += `  ${invocationLabel(invocation.invocation_action_instance_id)} closed as interrupted (attempt ${invocation.outcome}): ${invocation.invocation_action_instance_id}\n`;
+  }
+  for (const action of report.settled_tool_actions) {
+    const why =
+      action.settlement === 'withheld'
+        ? 'admitted but never dispatched, so it never ran'
+        : action.settlement === 'indeterminate'
+          ? 'dispatched with no outcome: its effects are unknown and an operator must resolve it'
+          : 'settled';
+    text += `  ${toolTail(action.action_instance_id)} of ${invocationLabel(action.action_instance_id.slice(0, action.action_instance_id.lastIndexOf(':tool=')))} settled ${action.settlement}: ${why}\n`;
+  }
+  for (const scheduler of report.stopped_schedulers) {
+    text += `  scheduler of ${scheduler.participant_address} stopped (${scheduler.reason})\n`;
+  }
+  const unresolved = report.recovered_invocations.flatMap((invocation) => invocation.indeterminate_action_ids);
+  if (unresolved.length > 0) {
+    text += `next: resolve ${unresolved.join(', ')} with \`raes-tools resolve <action id> --effect happened|absent --evidence <ref>\`, then \`raes-tools scheduler restart <participant>\`\n`;
+  }
+  return text;
+};
+
+export const runRecover = async (options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
+  const progress: RuntimeProgress[] = [];
+  const engine = await openOperatorEngine(options, (event) => progress.push(event));
+  if (!engine.ok) {
+    io.stderr(`raes-tools recover: ${engine.message}\n`);
+    return engine.exit;
+  }
+  const { workspace, manager } = engine.value;
+  try {
+    await manager.start();
+    await manager.close();
+    const failures = progress.filter((event) => event.kind === 'storage_failure');
+    const report: RecoveryReport = {
+      data_dir: workspace.dataDir,
+      recovered_invocations: progress.flatMap((event) =>
+        event.kind === 'invocation_closed' && event.recovered
+          ? [{ invocation_action_instance_id: event.invocation_action_instance_id, outcome: event.outcome, indeterminate_action_ids: event.indeterminate_action_ids }]
+          : [],
+      ),
+      settled_tool_actions: progress.flatMap((event) =>
+        event.kind === 'tool_action_settled' ? [{ action_instance_id: event.action_instance_id, settlement: event.settlement }] : [],
+      ),
+      stopped_schedulers: progress.flatMap((event) =>
+        event.kind === 'scheduler_stopped' ? [{ participant_address: event.participant_address, reason: event.reason }] : [],
+      ),
+    };
+    io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatRecovery(report));
+    for (const failure of failures) io.stderr(`raes-tools recover: ${describeProgress(failure).trim()}\n`);
+    return failures.length > 0 ? EXIT_INVALID : EXIT_OK;
+  } catch (error) {
+    io.stderr(`raes-tools recover: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_INVALID;
+  } finally {
+    await workspace.close();
+  }
+};
+
+export const registerRecover = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
+  const command = program
+    .command('recover')
+    .description('settle and close what an interrupted run left open (withheld if never dispatched, indeterminate if dispatched) and report it')
+    .option('--json', 'print the report as JSON');
+  storeOptions(command)
+    .addHelpText('after', '\nRun it only while no `run` uses the data dir. Exit codes: 0 done, 1 the store failed, 2 usage error.')
+    .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
+      setExit(
+        await runRecover(
+          { json: opts.json === true, ...(opts.store === undefined ? {} : { store: opts.store }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) },
+          io,
+        ),
+      );
+    });
+};

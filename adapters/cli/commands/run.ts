@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { storeOptions } from '../store-options';
+import type { RuntimeProgress } from '../../runtime';
+import { buildManager, fail, scheduledPairs, summarizeScheduler, type Built, type SchedulerSummary } from '../engine';
+import { invocationLabel, lastSegment, plural, shortToolCall, table, toolTail } from '../format';
+import { HARNESS_KINDS, startHarness, type HarnessKind } from '../harness';
+import { formatDiagnostics, loadEngineInputs } from '../inputs';
+import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
+import { describeProgress } from '../progress';
+import { openWorkspace, readJob, writeJob, type StoreFlags } from '../workspace';
+
+export interface RunOptions extends StoreFlags {
+  readonly scenarioPath: string;
+  readonly manifestPath: string;
+  readonly ticks?: number;
+  readonly episode?: string;
+  readonly harness: HarnessKind;
+  readonly toolDelayMs?: number;
+  readonly json: boolean;
+}
+
+export interface InvocationRun {
+  readonly invocation_action_instance_id: string;
+  readonly tick: number | null;
+  outcome: string | null;
+  recovered: boolean;
+  readonly tool_actions: { action_instance_id: string; tool_call_id: string | null; settlement: string | null }[];
+}
+
+export interface RunSummary {
+  readonly data_dir: string;
+  readonly store: string;
+  readonly episode_id: string;
+  readonly harness: HarnessKind;
+  readonly ticks: { readonly from: number; readonly to: number };
+  readonly invocations: readonly InvocationRun[];
+  readonly schedulers: readonly SchedulerSummary[];
+  readonly storage_failures: readonly string[];
+}
+
+/** Folds progress reports into what each invocation did. */
+class RunRecorder {
+  readonly invocations: InvocationRun[] = [];
+  readonly storageFailures: string[] = [];
+  private readonly byId = new Map<string, InvocationRun>();
+
+  record(progress: RuntimeProgress): void {
+    switch (progress.kind) {
+      case 'invocation_opened':
+        this.invocation(progress.invocation_action_instance_id, progress.tick);
+        break;
+      case 'tool_action_admitted':
+        this.toolAction(progress.action_instance_id).tool_call_id = progress.tool_call_id;
+        break;
+      case 'tool_action_settled':
+        this.toolAction(progress.action_instance_id).settlement = progress.settlement;
+        break;
+      case 'invocation_closed': {
+        const invocation = this.invocation(progress.invocation_action_instance_id, null);
+        invocation.outcome = progress.outcome;
+        invocation.recovered = progress.recovered;
+        break;
+      }
+      case 'storage_failure':
+        this.storageFailures.push(progress.reason);
+        break;
+      case 'scheduler_stopped':
+        break;
+    }
+  }
+
+  private invocation(id: string, tick: number | null): InvocationRun {
+    let found = this.byId.get(id);
+    if (found === undefined) {
+      found = { invocation_action_instance_id: id, tick, outcome: null, recovered: false, tool_actions: [] };
+      this.byId.set(id, found);
+      this.invocations.push(found);
+    }
+    return found;
+  }
+
+  private toolAction(actionInstanceId: string): InvocationRun['tool_actions'][number] {
+    const invocationId = actionInstanceId.slice(0, actionInstanceId.lastIndexOf(':tool='));
+    const invocation = this.invocation(invocationId, null);
+    let found = invocation.tool_actions.find((action) => action.action_instance_id === actionInstanceId);
+    if (found === undefined) {
+      found = { action_instance_id: actionInstanceId, tool_call_id: null, settlement: null };
+      invocation.tool_actions.push(found);
+    }
+    return found;
+  }
+}
+
+const freshEpisodeId = (now: Date): string =>
+  `episode-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * The main job: recovers what an earlier run left, then advances the shared clock (N ticks, or until
+ * every scheduler has stopped or used its attempts), with a progress line per step on `progress`.
+ */
+export const executeRun = async (options: RunOptions, progress: (line: string) => void): Promise<Built<RunSummary>> => {
+  const inputs = await loadEngineInputs(options.scenarioPath, options.manifestPath);
+  if (!inputs.ok) {
+    return inputs.kind === 'unreadable'
+      ? fail(EXIT_USAGE, inputs.message)
+      : fail(EXIT_INVALID, `the scenario and manifest do not check; fix these (see \`raes-tools validate\`):\n${formatDiagnostics(inputs.diagnostics).trimEnd()}`);
+  }
+  const opened = openWorkspace(options, { durable: false });
+  if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
+  const workspace = opened.workspace;
+  try {
+    let episodeId = options.episode ?? freshEpisodeId(new Date());
+    if (workspace.kind !== 'memory') {
+      const job = readJob(workspace.dataDir);
+      if (job.kind === 'invalid') return fail(EXIT_USAGE, `the job file is unreadable: ${job.message}`);
+      if (job.kind === 'found') {
+        if (options.episode !== undefined && options.episode !== job.job.episode_id) {
+          return fail(
+            EXIT_USAGE,
+            `${workspace.dataDir} already holds episode ${job.job.episode_id}, whose schedulers continue across runs; use another --data-dir for episode ${options.episode}`,
+          );
+        }
+        episodeId = job.job.episode_id;
+      }
+      writeJob(workspace.dataDir, { scenario_path: options.scenarioPath, manifest_path: options.manifestPath, episode_id: episodeId });
+    }
+
+    const recorder = new RunRecorder();
+    const harness = await startHarness(options.harness, {
+      onCall: progress,
+      ...(options.toolDelayMs === undefined ? {} : { toolDelayMs: options.toolDelayMs }),
+    });
+    try {
+      const built = buildManager({
+        workspace,
+        compiled: inputs.compiled,
+        manifest: inputs.manifest,
+        episodeId,
+        runtime: harness.runtime,
+        onProgress: (event) => {
+          recorder.record(event);
+          progress(describeProgress(event));
+        },
+      });
+      if (!built.ok) return built;
+      const manager = built.value;
+      try {
+        await manager.start();
+        const from = manager.tick;
+        const pairs = scheduledPairs(inputs.compiled);
+        const settled = (): boolean =>
+          pairs.every((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress)).status !== 'running');
+        if (options.ticks !== undefined) {
+          await manager.advance(options.ticks);
+        } else {
+          // Until idle; every policy's attempts fall due within start + cadence * attempts ticks.
+          const bound = Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
+          for (let step = 0; step < bound && !settled(); step++) await manager.advance(1);
+        }
+        return {
+          ok: true,
+          value: {
+            data_dir: workspace.dataDir,
+            store: workspace.kind,
+            episode_id: episodeId,
+            harness: options.harness,
+            ticks: { from: from + 1, to: manager.tick },
+            invocations: recorder.invocations,
+            schedulers: pairs.map((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress))),
+            storage_failures: recorder.storageFailures,
+          },
+        };
+      } finally {
+        await manager.close();
+      }
+    } finally {
+      await harness.close();
+    }
+  } finally {
+    await workspace.close();
+  }
+};
+
+const describeScheduler = (scheduler: SchedulerSummary): string => {
+  const who = lastSegment(scheduler.participant_address);
+  const attempts = `${scheduler.attempts_started} of ${scheduler.max_action_attempts} attempts started`;
+  if (scheduler.status === 'stopped') {
+    const unresolved = scheduler.unresolved_action_ids;
+    const next =
+      unresolved.length > 0
+        ? `resolve ${unresolved.join(', ')} with \`raes-tools resolve <action id> --effect happened|absent --evidence <ref>\`, then \`raes-tools scheduler restart ${scheduler.participant_address}\``
+        : `restart it with \`raes-tools scheduler restart ${scheduler.participant_address}\``;
+    return `scheduler of ${who}: stopped (${scheduler.stopped_by?.reason ?? 'stopped'}), ${attempts}; ${next}`;
+  }
+  return `scheduler of ${who}: ${scheduler.status}, ${attempts}`;
+};
+
+export const formatRunSummary = (summary: RunSummary): string => {
+  const rows = summary.invocations.flatMap((invocation) => {
+    const label = invocationLabel(invocation.invocation_action_instance_id);
+    const head = [label, invocation.tick === null ? '-' : String(invocation.tick), '', '', `${invocation.outcome ?? 'open'}${invocation.recovered ? ' (recovered)' : ''}`];
+    return [
+      head,
+      ...invocation.tool_actions.map((action) => ['', '', toolTail(action.action_instance_id), action.tool_call_id === null ? '-' : shortToolCall(action.tool_call_id, invocation.invocation_action_instance_id), action.settlement ?? 'open']),
+    ];
+  });
+  const settled = summary.invocations.flatMap((invocation) => invocation.tool_actions);
+  const count = (settlement: string): number => settled.filter((action) => action.settlement === settlement).length;
+  let text = `\nRun summary (episode ${summary.episode_id}, ${summary.store} store in ${summary.data_dir}, ${summary.harness} harness)\n`;
+  text += summary.ticks.to < summary.ticks.from ? 'no tick ran\n' : `ticks ${summary.ticks.from} to ${summary.ticks.to}\n`;
+  if (rows.length > 0) text += `\n${table(['invocation', 'tick', 'tool action', 'tool call', 'attempt / settlement'], rows)}`;
+  text += `\n${plural(summary.invocations.length, 'invocation')}, ${plural(settled.length, 'tool action')}: ${count('completed')} completed, ${count('withheld')} withheld, ${count('indeterminate')} indeterminate\n`;
+  for (const scheduler of summary.schedulers) text += `${describeScheduler(scheduler)}\n`;
+  for (const failure of summary.storage_failures) text += `storage failure: ${failure}\n`;
+  return text;
+};
+
+const positiveInteger = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1 for ${name}, got '${value}'`);
+  return n;
+};
+
+const nonNegativeInteger = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number >= 0 for ${name}, got '${value}'`);
+  return n;
+};
+
+export const registerRun = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
+  const command = program
+    .command('run')
+    .description('run a scenario on the shared logical clock through a bundled harness, with a progress display, and print a summary')
+    .argument('<scenario>', 'scenario file (YAML)')
+    .requiredOption('-m, --manifest <manifest>', 'backend manifest file (JSON)')
+    .option('--ticks <n>', 'ticks to advance (default: until every scheduler has stopped or used its attempts)', positiveInteger('--ticks'))
+    .option('--episode <id>', 'episode id (default: the one already in the data dir, else a fresh one)')
+    .addOption(new Option('--harness <kind>', 'scripted (examples/harness) or mcp (examples/mcp: MCP server on stdio + portal on 127.0.0.1)').choices(HARNESS_KINDS).default('scripted'))
+    .option('--tool-delay-ms <ms>', 'scripted harness: how long each tool call runs', nonNegativeInteger('--tool-delay-ms'))
+    .option('--json', 'print the summary as JSON');
+  storeOptions(command)
+    .addHelpText(
+      'after',
+      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout.\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error.',
+    )
+    .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessKind; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
+      const result = await executeRun(
+        {
+          scenarioPath,
+          manifestPath: opts.manifest,
+          harness: opts.harness,
+          json: opts.json === true,
+          ...(opts.ticks === undefined ? {} : { ticks: opts.ticks }),
+          ...(opts.episode === undefined ? {} : { episode: opts.episode }),
+          ...(opts.toolDelayMs === undefined ? {} : { toolDelayMs: opts.toolDelayMs }),
+          ...(opts.store === undefined ? {} : { store: opts.store }),
+          ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+        },
+        (line) => io.stderr(`${line}\n`),
+      );
+      if (!result.ok) {
+        io.stderr(`raes-tools run: ${result.message}\n`);
+        return setExit(result.exit);
+      }
+      io.stdout(opts.json === true ? `${JSON.stringify(result.value, null, 2)}\n` : formatRunSummary(result.value));
+      setExit(result.value.storage_failures.length > 0 ? EXIT_INVALID : EXIT_OK);
+    });
+};

@@ -1,0 +1,98 @@
+import { Command } from 'commander';
+import { listSchedulers, type SchedulerStatus } from '../../../projections';
+import { catchUpViews } from '../audit-report';
+import { openOperatorEngine } from '../engine';
+import { table, timeOfDay, toolTail } from '../format';
+import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
+import { storeOptions } from '../store-options';
+import { openWorkspace, type StoreFlags } from '../workspace';
+
+type Flags = StoreFlags & { readonly json: boolean };
+
+const flagsOf = (opts: { json?: boolean; store?: string; dataDir?: string }): Flags => ({
+  json: opts.json === true,
+  ...(opts.store === undefined ? {} : { store: opts.store }),
+  ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+});
+
+export const runSchedulerRestart = async (participant: string, options: Flags, io: CliIo): Promise<number> => {
+  const engine = await openOperatorEngine(options);
+  if (!engine.ok) {
+    io.stderr(`raes-tools scheduler restart: ${engine.message}\n`);
+    return engine.exit;
+  }
+  const { workspace, manager } = engine.value;
+  try {
+    await manager.start();
+    const result = await manager.restartScheduler(participant);
+    await manager.close();
+    if (!result.ok) {
+      if (options.json) io.stdout(`${JSON.stringify({ restarted: false, code: result.code, message: result.message }, null, 2)}\n`);
+      io.stderr(`raes-tools scheduler restart: refused (${result.code}): ${result.message}\n`);
+      return EXIT_INVALID;
+    }
+    io.stdout(
+      options.json
+        ? `${JSON.stringify({ restarted: true, participant_address: participant }, null, 2)}\n`
+        : `restarted the scheduler of ${participant}: the next \`raes-tools run\` continues its attempts\n`,
+    );
+    return EXIT_OK;
+  } catch (error) {
+    io.stderr(`raes-tools scheduler restart: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_INVALID;
+  } finally {
+    await workspace.close();
+  }
+};
+
+const row = (scheduler: SchedulerStatus): string[] => [
+  scheduler.participant_address,
+  scheduler.policy_address,
+  scheduler.status,
+  scheduler.stopped_by === null ? '-' : `${scheduler.stopped_by.reason} (${toolTail(scheduler.stopped_by.action_instance_id)})`,
+  String(scheduler.attempts_started),
+  scheduler.unresolved_action_ids.join(', ') || '-',
+  timeOfDay(scheduler.updated_at),
+];
+
+export const runSchedulerList = async (options: Flags, io: CliIo): Promise<number> => {
+  const opened = openWorkspace(options, { durable: true });
+  if (!opened.ok) {
+    io.stderr(`raes-tools scheduler list: ${opened.message}\n`);
+    return opened.usage ? EXIT_USAGE : EXIT_INVALID;
+  }
+  try {
+    const caught = await catchUpViews(opened.workspace);
+    if (!caught.ok) {
+      io.stderr(`raes-tools scheduler list: ${caught.message}\n`);
+      return caught.exit;
+    }
+    const schedulers = listSchedulers(opened.workspace.views);
+    if (options.json) io.stdout(`${JSON.stringify(schedulers, null, 2)}\n`);
+    else if (schedulers.length === 0) io.stdout(`no scheduler has run in ${opened.workspace.dataDir}\n`);
+    else io.stdout(table(['participant', 'policy', 'status', 'stopped by', 'attempts', 'unresolved', 'updated'], schedulers.map(row)));
+    return EXIT_OK;
+  } finally {
+    await opened.workspace.close();
+  }
+};
+
+export const registerScheduler = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
+  const scheduler = program.command('scheduler').description('participants\' schedulers: list them, restart a stopped one');
+  const restart = scheduler
+    .command('restart')
+    .description('restart a participant\'s stopped schedulers (after its indeterminate tool actions are resolved)')
+    .argument('<participant>', 'participant address, e.g. participant.behavior.participant-agent')
+    .option('--json', 'print the result as JSON');
+  storeOptions(restart)
+    .addHelpText('after', '\nRun it only while no `run` uses the data dir. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed, 2 usage error.')
+    .action(async (participant: string, opts: { json?: boolean; store?: string; dataDir?: string }) => {
+      setExit(await runSchedulerRestart(participant, flagsOf(opts), io));
+    });
+  const list = scheduler.command('list').description('list every scheduler: running or stopped, and what stopped it').option('--json', 'print the schedulers as JSON');
+  storeOptions(list)
+    .addHelpText('after', '\nExit codes: 0 listed, 1 the store failed, 2 usage error.')
+    .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
+      setExit(await runSchedulerList(flagsOf(opts), io));
+    });
+};

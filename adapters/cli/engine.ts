@@ -1,0 +1,142 @@
+import type { ManifestDocument } from '../../domain/manifest';
+import type { CompiledScenario } from '../../domain/scenario';
+import type { SchedulerState } from '../../domain/scheduler';
+import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RuntimeProgress } from '../runtime';
+import { formatDiagnostics, loadEngineInputs } from './inputs';
+import { EXIT_INVALID, EXIT_USAGE } from './io';
+import { openWorkspace, readJob, type Job, type StoreFlags, type Workspace } from './workspace';
+
+/** Builds the runtime manager the CLI commands share, and the operator's view of it. */
+
+export type Built<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly exit: number; readonly message: string };
+
+export const fail = <T>(exit: number, message: string): Built<T> => ({ ok: false, exit, message });
+
+export interface ManagerInputs {
+  readonly workspace: Workspace;
+  readonly compiled: CompiledScenario;
+  readonly manifest: ManifestDocument;
+  readonly episodeId: string;
+  readonly runtime: ParticipantRuntime;
+  readonly onProgress?: (progress: RuntimeProgress) => void;
+}
+
+export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
+  try {
+    const manager = new RuntimeManager({
+      compiled: inputs.compiled,
+      manifest: inputs.manifest,
+      runtime: inputs.runtime,
+      store: inputs.workspace.store,
+      views: inputs.workspace.views,
+      episodeId: inputs.episodeId,
+      clock: () => new Date(),
+      ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),
+    });
+    return { ok: true, value: manager };
+  } catch (error) {
+    if (error instanceof RegistrationRefused) return fail(EXIT_INVALID, error.message);
+    throw error;
+  }
+};
+
+/** Operator commands never advance the clock, so their runtime never runs an invocation. */
+const operatorRuntime = (): ParticipantRuntime =>
+  new HarnessRuntime(async () => {
+    throw new Error('operator commands run no invocation');
+  });
+
+/** Each (v1 policy, participant) pair the manager schedules. */
+export interface ScheduledPair {
+  readonly policyAddress: string;
+  readonly participantAddress: string;
+  readonly maxActionAttempts: number;
+  readonly startTick: number;
+  readonly cadenceTicks: number;
+}
+
+export const scheduledPairs = (compiled: CompiledScenario): readonly ScheduledPair[] => {
+  const pairs: ScheduledPair[] = [];
+  for (const policy of compiled.policies) {
+    if (policy.profile !== 'participant-autonomous-execution/v1') continue;
+    for (const participant of policy.participantAddresses) {
+      pairs.push({
+        policyAddress: policy.address,
+        participantAddress: participant,
+        maxActionAttempts: policy.maxActionAttempts,
+        startTick: policy.cadence.startTick,
+        cadenceTicks: policy.cadence.cadenceTicks,
+      });
+    }
+  }
+  return pairs;
+};
+
+/** Scheduler state as the CLI prints it (snake_case, like the schedulers view). */
+export interface SchedulerSummary {
+  readonly policy_address: string;
+  readonly participant_address: string;
+  readonly status: 'running' | 'stopped' | 'exhausted';
+  readonly attempts_started: number;
+  readonly max_action_attempts: number;
+  readonly stopped_by: { readonly reason: string; readonly action_instance_id: string } | null;
+  readonly unresolved_action_ids: readonly string[];
+}
+
+export const summarizeScheduler = (pair: ScheduledPair, state: SchedulerState | undefined): SchedulerSummary => {
+  const attempts = state?.attemptsStarted ?? 0;
+  const stopped = state?.status === 'stopped';
+  return {
+    policy_address: pair.policyAddress,
+    participant_address: pair.participantAddress,
+    status: stopped ? 'stopped' : attempts >= pair.maxActionAttempts && (state?.inFlight.size ?? 0) === 0 ? 'exhausted' : 'running',
+    attempts_started: attempts,
+    max_action_attempts: pair.maxActionAttempts,
+    stopped_by: state?.stoppedBy ?? null,
+    unresolved_action_ids: state === undefined ? [] : [...state.unresolved],
+  };
+};
+
+export interface OperatorEngine {
+  readonly workspace: Workspace;
+  readonly job: Job;
+  readonly compiled: CompiledScenario;
+  readonly manager: RuntimeManager;
+}
+
+/** The engine an operator command acts through: the data directory's store, views and recorded job. */
+export const openOperatorEngine = async (
+  flags: StoreFlags,
+  onProgress?: (progress: RuntimeProgress) => void,
+): Promise<Built<OperatorEngine>> => {
+  const opened = openWorkspace(flags, { durable: true });
+  if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
+  const workspace = opened.workspace;
+  const failAndClose = async (exit: number, message: string): Promise<Built<OperatorEngine>> => {
+    await workspace.close();
+    return fail(exit, message);
+  };
+  const job = readJob(workspace.dataDir);
+  if (job.kind === 'absent') {
+    return failAndClose(
+      EXIT_USAGE,
+      `nothing has run in ${workspace.dataDir} (no job.json): run \`raes-tools run <scenario> --manifest <m> --data-dir ${workspace.dataDir}\` first`,
+    );
+  }
+  if (job.kind === 'invalid') return failAndClose(EXIT_USAGE, `the job file is unreadable: ${job.message}`);
+  const inputs = await loadEngineInputs(job.job.scenario_path, job.job.manifest_path);
+  if (!inputs.ok) {
+    const detail = inputs.kind === 'unreadable' ? inputs.message : `the recorded scenario or manifest is invalid:\n${formatDiagnostics(inputs.diagnostics)}`;
+    return failAndClose(EXIT_INVALID, `the job of ${workspace.dataDir} cannot be loaded: ${detail}`);
+  }
+  const manager = buildManager({
+    workspace,
+    compiled: inputs.compiled,
+    manifest: inputs.manifest,
+    episodeId: job.job.episode_id,
+    runtime: operatorRuntime(),
+    ...(onProgress === undefined ? {} : { onProgress }),
+  });
+  if (!manager.ok) return failAndClose(manager.exit, manager.message);
+  return { ok: true, value: { workspace, job: job.job, compiled: inputs.compiled, manager: manager.value } };
+};

@@ -1,0 +1,48 @@
+/** Plain-text tables and labels for people; machines get --json. */
+
+export const table = (headers: readonly string[], rows: readonly (readonly string[])[]): string => {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
+};
+
+/** 2026-12-02T15:47:01.123Z -> 15:47:01.123 (UTC); '-' when absent. */
+export const timeOfDay = (iso: string | null | undefined): string => {
+  if (iso === null || iso === undefined) return '-';
+  const match = /T(\d\d:\d\d:\d\d(?:\.\d+)?)/.exec(iso);
+  return match?.[1] ?? iso;
+};
+
+const TOOL_MARK = ':tool=';
+
+/** The `tool=<n>` tail of a tool action id, for tables under their invocation's heading. */
+export const toolTail = (actionInstanceId: string): string => {
+  const at = actionInstanceId.lastIndexOf(TOOL_MARK);
+  return at < 0 ? actionInstanceId : actionInstanceId.slice(at + 1);
+};
+
+/** The last segment of a dotted address: participant.behavior.participant-agent -> participant-agent. */
+export const lastSegment = (address: string): string => address.slice(address.lastIndexOf('.') + 1);
+
+/** `<policy>:<participant>:<attempt>` -> "participant-agent attempt 3". */
+export const invocationLabel = (invocationId: string): string => {
+  const parts = invocationId.split(':');
+  const attempt = parts[parts.length - 1];
+  const participant = parts[parts.length - 2];
+  return participant === undefined || attempt === undefined ? invocationId : `${lastSegment(participant)} attempt ${attempt}`;
+};
+
+export const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
+
+/** A tool call id that starts with its invocation id is shown by its tail (`#call-2`). */
+export const shortToolCall = (toolCallId: string, invocationId: string): string =>
+  toolCallId.startsWith(invocationId) && toolCallId.length > invocationId.length ? toolCallId.slice(invocationId.length) : toolCallId;
+
+export const invocationOfAction = (actionInstanceId: string): string => {
+  const at = actionInstanceId.lastIndexOf(TOOL_MARK);
+  return at < 0 ? actionInstanceId : actionInstanceId.slice(0, at);
+};

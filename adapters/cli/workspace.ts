@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/Either';
+import { openEventStore, parseEventStoreSettings, type EventStore, type EventStoreKind } from '../event-store';
+import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
+import { openViewsDatabase } from '../../projections/views-database';
+import { describeValidationErrors } from '../../domain/invocation';
+
+/**
+ * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
+ * in the data directory (--data-dir, esdata by default), the views database and the job file that
+ * remembers which scenario, manifest and episode run there.
+ */
+
+export interface StoreFlags {
+  readonly store?: string;
+  readonly dataDir?: string;
+}
+
+export interface Workspace {
+  readonly kind: EventStoreKind;
+  readonly dataDir: string;
+  readonly store: EventStore;
+  readonly views: Database;
+  close(): Promise<void>;
+}
+
+export type WorkspaceOpened = { readonly ok: true; readonly workspace: Workspace } | { readonly ok: false; readonly message: string; readonly usage: boolean };
+
+/** The data directory a command uses: the flag, else the folder of RAES_SQLITE_PATH, else esdata. */
+export const dataDirOf = (flags: StoreFlags, env: NodeJS.ProcessEnv = process.env): string => {
+  if (flags.dataDir !== undefined) return flags.dataDir;
+  const sqlitePath = env.RAES_SQLITE_PATH;
+  return dirname(sqlitePath !== undefined && sqlitePath.trim() !== '' ? sqlitePath : DEFAULT_SQLITE_PATH);
+};
+
+/**
+ * Opens the store and the views. `durable` commands read what earlier commands wrote, so the memory
+ * store (which keeps nothing between processes) is a usage error for them.
+ */
+export const openWorkspace = (flags: StoreFlags, options: { readonly durable: boolean }, env: NodeJS.ProcessEnv = process.env): WorkspaceOpened => {
+  const dataDir = dataDirOf(flags, env);
+  const sqlitePath =
+    flags.dataDir === undefined && env.RAES_SQLITE_PATH !== undefined && env.RAES_SQLITE_PATH.trim() !== ''
+      ? env.RAES_SQLITE_PATH
+      : join(dataDir, 'events.sqlite');
+  const parsed = parseEventStoreSettings(
+    { store: flags.store ?? env.RAES_EVENT_STORE, sqlitePath, esdbConnectionString: env.ESDB_CONNECTION_STRING },
+    flags.store === undefined ? 'RAES_EVENT_STORE' : '--store',
+  );
+  if (parsed.kind === 'rejected') return { ok: false, message: parsed.message, usage: true };
+  const config = parsed.config;
+  if (config.kind === 'memory' && options.durable) {
+    return {
+      ok: false,
+      usage: true,
+      message: 'the memory store keeps nothing between commands; use --store sqlite (the default) or eventstoredb',
+    };
+  }
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    return { ok: false, usage: true, message: `cannot create the data directory "${dataDir}": ${(error as Error).message}` };
+  }
+  const opened = openEventStore(config);
+  if (opened.kind === 'storage_failure') return { ok: false, usage: false, message: opened.reason };
+  const views = openViewsDatabase(config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite'));
+  if ('kind' in views) {
+    void opened.store.close();
+    return { ok: false, usage: false, message: views.reason };
+  }
+  const store = opened.store;
+  return {
+    ok: true,
+    workspace: {
+      kind: config.kind,
+      dataDir,
+      store,
+      views,
+      close: async () => {
+        views.close();
+        await store.close();
+      },
+    },
+  };
+};
+
+/** What ran in a data directory: later operator commands rebuild the engine from it. */
+export const JobCodec = t.type({
+  scenario_path: t.string,
+  manifest_path: t.string,
+  episode_id: t.string,
+});
+export type Job = t.TypeOf<typeof JobCodec>;
+
+const JOB_FILE = 'job.json';
+
+export const writeJob = (dataDir: string, job: Job): void => {
+  const file: Job = { scenario_path: resolve(job.scenario_path), manifest_path: resolve(job.manifest_path), episode_id: job.episode_id };
+  writeFileSync(join(dataDir, JOB_FILE), `${JSON.stringify(file, null, 2)}\n`);
+};
+
+export type JobRead = { readonly kind: 'found'; readonly job: Job } | { readonly kind: 'absent' } | { readonly kind: 'invalid'; readonly message: string };
+
+export const readJob = (dataDir: string): JobRead => {
+  const path = join(dataDir, JOB_FILE);
+  if (!existsSync(path)) return { kind: 'absent' };
+  try {
+    const decoded = JobCodec.decode(JSON.parse(readFileSync(path, 'utf8')));
+    if (isLeft(decoded)) return { kind: 'invalid', message: `${path}: ${describeValidationErrors(decoded.left)}` };
+    return { kind: 'found', job: decoded.right };
+  } catch (error) {
+    return { kind: 'invalid', message: `${path}: ${(error as Error).message}` };
+  }
+};
