@@ -1,0 +1,163 @@
+import { INVOCATION, MANIFEST, PARTICIPANT, SCENARIO, cli, json, scratchDir } from './support/cli';
+
+/** The scripted harness: each invocation calls portal-client three times; the second call times out. */
+
+interface AuditJson {
+  invocations: {
+    invocation_action_instance_id: string;
+    participant_address: string;
+    episode_id: string;
+    outer_status: string | null;
+    tool_actions: {
+      action_instance_id: string;
+      admission_ordinal: number;
+      admitted_at: string;
+      dispatched_at: string | null;
+      settled_at: string | null;
+      settlement: string;
+      status: string | null;
+      resolution: { effect: string; evidence_ref: string } | null;
+    }[];
+  }[];
+  schedulers: { participant_address: string; status: string; stopped_by: { reason: string; action_instance_id: string } | null; unresolved_action_ids: string[] }[];
+  findings: unknown[];
+  sound: boolean;
+}
+
+jest.setTimeout(120_000);
+
+const dataDir = scratchDir('run-audit');
+const store = ['--data-dir', dataDir];
+const timedOut = `${INVOCATION(1)}:tool=2`;
+
+describe('raes-tools run then audit on SQLite (scripted harness)', () => {
+  let first: ReturnType<typeof cli>;
+
+  beforeAll(() => {
+    first = cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-e2e', ...store, '--json');
+  });
+
+  it('runs attempt 1 and stops at its timed-out tool action, with progress on stderr', () => {
+    expect(first.status).toBe(0);
+    const summary = json<{ episode_id: string; invocations: { invocation_action_instance_id: string; outcome: string; tool_actions: { settlement: string }[] }[]; schedulers: { status: string; unresolved_action_ids: string[] }[] }>(first);
+    expect(summary.episode_id).toBe('episode-e2e');
+    expect(summary.invocations.map((i) => [i.invocation_action_instance_id, i.outcome, i.tool_actions.map((a) => a.settlement)])).toEqual([
+      [INVOCATION(1), 'succeeded', ['completed', 'indeterminate', 'completed']],
+    ]);
+    expect(summary.schedulers).toEqual([expect.objectContaining({ status: 'stopped', unresolved_action_ids: [timedOut] })]);
+    expect(first.stderr).toMatch(/^tick 0: participant-agent attempt 1 starts/m);
+    expect(first.stderr).toMatch(/tool=2 admitted/);
+    expect(first.stderr).toMatch(/scheduler of participant-agent stopped \(indeterminate_tool_action\)/);
+  });
+
+  it('audits the exact settlements, their times in order, and no findings', () => {
+    const audit = cli('audit', ...store, '--json');
+    expect(audit.status).toBe(0);
+    const report = json<AuditJson>(audit);
+    expect(report.sound).toBe(true);
+    expect(report.findings).toEqual([]);
+    expect(report.invocations).toHaveLength(1);
+    const [invocation] = report.invocations;
+    expect(invocation).toMatchObject({ invocation_action_instance_id: INVOCATION(1), participant_address: PARTICIPANT, episode_id: 'episode-e2e', outer_status: 'succeeded' });
+    expect(invocation!.tool_actions.map((a) => [a.admission_ordinal, a.settlement, a.status])).toEqual([
+      [1, 'completed', 'succeeded'],
+      [2, 'indeterminate', 'unknown'],
+      [3, 'completed', 'failed'],
+    ]);
+    for (const action of invocation!.tool_actions) {
+      expect(action.dispatched_at).not.toBeNull();
+      expect(action.admitted_at <= action.dispatched_at!).toBe(true);
+      expect(action.dispatched_at! <= action.settled_at!).toBe(true);
+    }
+    expect(report.schedulers).toEqual([
+      expect.objectContaining({ participant_address: PARTICIPANT, status: 'stopped', stopped_by: expect.objectContaining({ reason: 'indeterminate_tool_action' }) }),
+    ]);
+  });
+
+  it('prints the audit as tables for people', () => {
+    const audit = cli('audit', ...store);
+    expect(audit.status).toBe(0);
+    expect(audit.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(audit.stdout).toMatch(/^ {2}tool=2 +#call-2 +portal-client .* indeterminate +unknown$/m);
+    expect(audit.stdout).toMatch(/^Verification: sound, no findings/m);
+  });
+
+  it('narrows the audit to a participant, an episode or an invocation', () => {
+    expect(json<AuditJson>(cli('audit', ...store, '--json', '--invocation', INVOCATION(1))).invocations).toHaveLength(1);
+    expect(json<AuditJson>(cli('audit', ...store, '--json', '--participant', PARTICIPANT)).invocations).toHaveLength(1);
+    expect(json<AuditJson>(cli('audit', ...store, '--json', '--episode', 'another-episode')).invocations).toHaveLength(0);
+  });
+
+  it('reports an operation and its child operations', () => {
+    const tool = cli('operations', 'get', timedOut, ...store, '--json');
+    expect(tool.status).toBe(0);
+    expect(json(tool)).toMatchObject({
+      operation: { operation_id: timedOut, operation_kind: 'tool_action', state: 'settled', settlement: 'indeterminate', parent_operation_id: INVOCATION(1) },
+      child_operations: [],
+    });
+    const outer = json<{ child_operations: { operation_id: string }[] }>(cli('operations', 'get', INVOCATION(1), ...store, '--json'));
+    expect(outer.child_operations.map((child) => child.operation_id)).toEqual([1, 2, 3].map((n) => `${INVOCATION(1)}:tool=${n}`));
+    const unknown = cli('operations', 'get', `${INVOCATION(9)}:tool=1`, ...store);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^raes-tools operations get: no operation .*:9:tool=1 in /);
+  });
+
+  it('rebuilds the projections into the same audit', () => {
+    const before = cli('audit', ...store, '--json').stdout;
+    const rebuilt = cli('projections', 'rebuild', ...store);
+    expect(rebuilt.status).toBe(0);
+    expect(rebuilt.stdout).toMatch(/^rebuilt open-invocations, participant-history, operations, schedulers from \d+ events/);
+    expect(rebuilt.stderr).toMatch(/replayed \d+ events/);
+    expect(cli('audit', ...store, '--json').stdout).toBe(before);
+    const one = cli('projections', 'rebuild', 'participant-history', ...store, '--json');
+    expect(json(one)).toMatchObject({ projections: ['participant-history'] });
+    expect(cli('audit', ...store, '--json').stdout).toBe(before);
+  });
+
+  it('keeps the stopped scheduler stopped: a second run starts no invocation', () => {
+    const again = cli('run', SCENARIO, '--manifest', MANIFEST, ...store, '--json');
+    expect(again.status).toBe(0);
+    expect(json<{ episode_id: string; invocations: unknown[] }>(again)).toMatchObject({ episode_id: 'episode-e2e', invocations: [] });
+  });
+
+  it('refuses a restart before the resolution, then resolve and restart lift the stop', () => {
+    const early = cli('scheduler', 'restart', PARTICIPANT, ...store);
+    expect(early.status).toBe(1);
+    expect(early.stderr).toMatch(/refused \(indeterminate_unresolved\)/);
+
+    const resolved = cli('resolve', timedOut, '--effect', 'absent', '--evidence', 'portal-access-log#42', ...store);
+    expect(resolved.status).toBe(0);
+    expect(resolved.stdout).toMatch(/^resolved .*:1:tool=2: effect absent, evidence portal-access-log#42$/m);
+    const twice = cli('resolve', timedOut, '--effect', 'absent', '--evidence', 'portal-access-log#42', ...store);
+    expect(twice.status).toBe(1);
+    const completed = cli('resolve', `${INVOCATION(1)}:tool=1`, '--effect', 'happened', '--evidence', 'x', ...store);
+    expect(completed.status).toBe(1);
+
+    expect(cli('scheduler', 'restart', PARTICIPANT, ...store).status).toBe(0);
+    const listed = json<{ status: string }[]>(cli('scheduler', 'list', ...store, '--json'));
+    expect(listed).toEqual([expect.objectContaining({ status: 'running', unresolved_action_ids: [] })]);
+
+    const audit = json<AuditJson>(cli('audit', ...store, '--json'));
+    expect(audit.invocations[0]!.tool_actions[1]!.resolution).toMatchObject({ effect: 'absent', evidence_ref: 'portal-access-log#42' });
+
+    const resumed = cli('run', SCENARIO, '--manifest', MANIFEST, ...store, '--json');
+    expect(resumed.status).toBe(0);
+    const summary = json<{ invocations: { invocation_action_instance_id: string; tool_actions: { settlement: string }[] }[] }>(resumed);
+    expect(summary.invocations.map((i) => i.invocation_action_instance_id)).toEqual([INVOCATION(2)]);
+    expect(json<AuditJson>(cli('audit', ...store, '--json')).sound).toBe(true);
+  });
+
+  it('refuses another episode in a data dir that holds one, exit 2', () => {
+    const other = cli('run', SCENARIO, '--manifest', MANIFEST, ...store, '--episode', 'episode-other');
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/^raes-tools run: .* already holds episode episode-e2e/);
+  });
+});
+
+describe('raes-tools run on the memory store', () => {
+  it('runs and summarizes in one process', () => {
+    const run = cli('run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--ticks', '1', '--data-dir', scratchDir('memory'));
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^1 invocation, 3 tool actions: 2 completed, 0 withheld, 1 indeterminate$/m);
+  });
+});

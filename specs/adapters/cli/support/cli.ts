@@ -1,0 +1,72 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '../../../..');
+export const BIN = join(ROOT, 'adapters/cli/bin.cjs');
+export const SCENARIO = join(ROOT, 'examples/portal-probe.scenario.yaml');
+export const MANIFEST = join(ROOT, 'examples/portal-probe.manifest.json');
+export const PARTICIPANT = 'participant.behavior.participant-agent';
+export const INVOCATION = (attempt: number): string =>
+  `participant.autonomous-execution.participant-behavior:${PARTICIPANT}:${attempt}`;
+
+export interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment without store settings, so a developer's shell cannot steer the specs. */
+const cleanEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env.RAES_EVENT_STORE;
+  delete env.RAES_SQLITE_PATH;
+  delete env.ESDB_CONNECTION_STRING;
+  return env;
+};
+
+/** Runs the real CLI through its bin launcher, as a user would. */
+export const cli = (...args: string[]): Run => {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000, env: cleanEnv() });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+export const json = <T = Record<string, unknown>>(run: Run): T => {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`expected JSON on stdout, got:\n${run.stdout}\nstderr:\n${run.stderr}`);
+  }
+};
+
+export const scratchDir = (name: string): string => mkdtempSync(join(tmpdir(), `raes-tools-${name}-`));
+
+/**
+ * Starts the CLI and kills it with SIGKILL once `pattern` has shown on stderr and `afterMs` more have
+ * passed; resolves with what it wrote.
+ */
+export const killWhen = (args: readonly string[], pattern: RegExp, afterMs: number): Promise<{ stderr: string; signal: NodeJS.Signals | null }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let armed = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`never saw ${pattern} on stderr:\n${stderr}`));
+    }, 60_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (!armed && pattern.test(stderr)) {
+        armed = true;
+        setTimeout(() => child.kill('SIGKILL'), afterMs);
+      }
+    });
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      resolve({ stderr, signal });
+    });
+  });
+
+/** No stack trace reached the user. */
+export const withoutStack = (run: Run): boolean => !/\n\s+at /.test(`${run.stdout}${run.stderr}`);

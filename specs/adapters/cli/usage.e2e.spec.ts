@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { MANIFEST, SCENARIO, cli, scratchDir, withoutStack } from './support/cli';
+
+jest.setTimeout(120_000);
+
+const COMMANDS: readonly (readonly string[])[] = [
+  ['run'],
+  ['audit'],
+  ['operations'],
+  ['operations', 'get'],
+  ['recover'],
+  ['resolve'],
+  ['scheduler'],
+  ['scheduler', 'restart'],
+  ['scheduler', 'list'],
+  ['projections'],
+  ['projections', 'rebuild'],
+  ['demo'],
+  ['validate'],
+];
+
+describe('raes-tools --help', () => {
+  it('lists every command', () => {
+    const run = cli('--help');
+    expect(run.status).toBe(0);
+    for (const name of ['validate', 'run', 'audit', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo']) {
+      expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    }
+  });
+
+  it.each(COMMANDS.map((command) => [command.join(' '), command]))('explains %s, exit 0', (_, command) => {
+    const run = cli(...command, '--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Usage: raes-tools ${command.join(' ')}`, 'm'));
+  });
+
+  it('states the exit codes of every leaf command', () => {
+    for (const command of COMMANDS.filter((c) => !['operations', 'scheduler', 'projections'].includes(c.join(' ')))) {
+      expect(cli(...command, '--help').stdout).toMatch(/Exit codes: 0 /);
+    }
+  });
+});
+
+describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
+  const empty = scratchDir('usage');
+  const actionId = 'participant.autonomous-execution.participant-behavior:participant.behavior.participant-agent:1:tool=1';
+
+  it.each([
+    ['run without a manifest', ['run', SCENARIO], /required option '-m, --manifest <manifest>' not specified/],
+    ['run with --ticks 0', ['run', SCENARIO, '-m', MANIFEST, '--ticks', '0'], /expected a whole number >= 1 for --ticks, got '0'/],
+    ['run with an unknown harness', ['run', SCENARIO, '-m', MANIFEST, '--harness', 'llm'], /Allowed choices are scripted, mcp/],
+    ['run with an unknown store', ['run', SCENARIO, '-m', MANIFEST, '--store', 'postgres'], /Allowed choices are sqlite, memory, eventstoredb/],
+    ['run with a missing scenario file', ['run', join(empty, 'absent.yaml'), '-m', MANIFEST, '--data-dir', empty], /cannot read scenario file ".*absent\.yaml": no such file/],
+    ['resolve with an unknown effect', ['resolve', actionId, '--effect', 'maybe', '--evidence', 'x'], /Allowed choices are happened, absent/],
+    ['resolve without evidence', ['resolve', actionId, '--effect', 'absent'], /required option '--evidence <ref>' not specified/],
+    ['an unknown projection', ['projections', 'rebuild', 'everything', '--data-dir', empty], /no projection is named 'everything'; expected one of open-invocations, participant-history, operations, schedulers/],
+    ['audit on the memory store', ['audit', '--store', 'memory', '--data-dir', empty], /the memory store keeps nothing between commands/],
+    ['eventstoredb without a connection string', ['audit', '--store', 'eventstoredb', '--data-dir', empty], /ESDB_CONNECTION_STRING/],
+    ['recover where nothing ran', ['recover', '--data-dir', empty], /nothing has run in .* \(no job\.json\): run `raes-tools run <scenario> --manifest <m>/],
+    ['an unknown subcommand', ['scheduler', 'stop', 'x'], /unknown command 'stop'/],
+    ['no command', [], /Usage: raes-tools/],
+  ])('%s', (_, args, message) => {
+    const run = cli(...(args as string[]));
+    expect(run.status).toBe(2);
+    expect(`${run.stderr}${run.stdout}`).toMatch(message as RegExp);
+    expect(withoutStack(run)).toBe(true);
+  });
+
+  it('an invalid scenario is a failed check: exit 1 with its diagnostics', () => {
+    const run = cli('run', MANIFEST, '-m', MANIFEST, '--data-dir', empty);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^raes-tools run: the scenario and manifest do not check/);
+    expect(withoutStack(run)).toBe(true);
+  });
+});
