@@ -106,10 +106,11 @@ export interface OperatorEngine {
 
 /** The engine an operator command acts through: the data directory's store, views and recorded job. */
 export const openOperatorEngine = async (
+  command: string,
   flags: StoreFlags,
   onProgress?: (progress: RuntimeProgress) => void,
 ): Promise<Built<OperatorEngine>> => {
-  const opened = openWorkspace(flags, { durable: true });
+  const opened = openWorkspace(flags, { durable: true, writer: `raes-tools ${command}` });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   const failAndClose = async (exit: number, message: string): Promise<Built<OperatorEngine>> => {

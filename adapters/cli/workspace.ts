@@ -7,6 +7,7 @@ import { openEventStore, parseEventStoreSettings, type EventStore, type EventSto
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import { openViewsDatabase } from '../../projections/views-database';
 import { describeValidationErrors } from '../../domain/invocation';
+import { lockDataDir } from './data-dir-lock';
 
 /**
  * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
@@ -36,11 +37,15 @@ export const dataDirOf = (flags: StoreFlags, env: NodeJS.ProcessEnv = process.en
   return dirname(sqlitePath !== undefined && sqlitePath.trim() !== '' ? sqlitePath : DEFAULT_SQLITE_PATH);
 };
 
-/**
- * Opens the store and the views. `durable` commands read what earlier commands wrote, so the memory
- * store (which keeps nothing between processes) is a usage error for them.
- */
-export const openWorkspace = (flags: StoreFlags, options: { readonly durable: boolean }, env: NodeJS.ProcessEnv = process.env): WorkspaceOpened => {
+export interface WorkspaceOptions {
+  /** Reads what earlier commands wrote: the memory store (which keeps nothing between processes) is a usage error. */
+  readonly durable: boolean;
+  /** Writes as the engine (runs invocations or recovery): takes the data directory's writer lock, named after the command. */
+  readonly writer?: string;
+}
+
+/** Opens the store and the views (and takes the writer lock for writer commands); close() releases all. */
+export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env: NodeJS.ProcessEnv = process.env): WorkspaceOpened => {
   const dataDir = dataDirOf(flags, env);
   const sqlitePath =
     flags.dataDir === undefined && env.RAES_SQLITE_PATH !== undefined && env.RAES_SQLITE_PATH.trim() !== ''
@@ -64,11 +69,20 @@ export const openWorkspace = (flags: StoreFlags, options: { readonly durable: bo
   } catch (error) {
     return { ok: false, usage: true, message: `cannot create the data directory "${dataDir}": ${(error as Error).message}` };
   }
+  const lock = options.writer === undefined || config.kind === 'memory' ? undefined : lockDataDir(dataDir, options.writer);
+  if (lock !== undefined && !lock.ok) return { ok: false, usage: false, message: lock.message };
+  const release = (): void => {
+    if (lock?.ok === true) lock.release();
+  };
   const opened = openEventStore(config);
-  if (opened.kind === 'storage_failure') return { ok: false, usage: false, message: opened.reason };
+  if (opened.kind === 'storage_failure') {
+    release();
+    return { ok: false, usage: false, message: opened.reason };
+  }
   const views = openViewsDatabase(config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite'));
   if ('kind' in views) {
     void opened.store.close();
+    release();
     return { ok: false, usage: false, message: views.reason };
   }
   const store = opened.store;
@@ -80,8 +94,12 @@ export const openWorkspace = (flags: StoreFlags, options: { readonly durable: bo
       store,
       views,
       close: async () => {
-        views.close();
-        await store.close();
+        try {
+          views.close();
+          await store.close();
+        } finally {
+          release();
+        }
       },
     },
   };

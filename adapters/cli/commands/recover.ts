@@ -43,7 +43,7 @@ const formatRecovery = (report: RecoveryReport): string => {
 
 export const runRecover = async (options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
   const progress: RuntimeProgress[] = [];
-  const engine = await openOperatorEngine(options, (event) => progress.push(event));
+  const engine = await openOperatorEngine('recover', options, (event) => progress.push(event));
   if (!engine.ok) {
     io.stderr(`raes-tools recover: ${engine.message}\n`);
     return engine.exit;
@@ -84,7 +84,7 @@ export const registerRecover = (program: Command, io: CliIo, setExit: (code: num
     .description('settle and close what an interrupted run left open (withheld if never dispatched, indeterminate if dispatched) and report it')
     .option('--json', 'print the report as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nRun it only while no `run` uses the data dir. Exit codes: 0 done, 1 the store failed, 2 usage error.')
+    .addHelpText('after', '\nIt takes the data dir's writer lock and runs recovery first. Exit codes: 0 done, 1 the store failed, 2 usage error.')
     .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runRecover(

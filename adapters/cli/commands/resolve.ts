@@ -14,7 +14,7 @@ export interface ResolveOptions extends StoreFlags {
 
 /** Records an operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */
 export const runResolve = async (options: ResolveOptions, io: CliIo): Promise<number> => {
-  const engine = await openOperatorEngine(options);
+  const engine = await openOperatorEngine('resolve', options);
   if (!engine.ok) {
     io.stderr(`raes-tools resolve: ${engine.message}\n`);
     return engine.exit;
@@ -56,7 +56,7 @@ export const registerResolve = (program: Command, io: CliIo, setExit: (code: num
     .requiredOption('--evidence <ref>', 'reference to the evidence the operator relied on')
     .option('--json', 'print the result as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nRun it only while no `run` uses the data dir. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed, 2 usage error.')
+    .addHelpText('after', '\nIt takes the data dir's writer lock and runs recovery first. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed, 2 usage error.')
     .action(async (actionInstanceId: string, opts: { effect: ResolvedEffect; evidence: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runResolve(

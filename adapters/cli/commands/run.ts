@@ -37,7 +37,33 @@ export interface RunSummary {
   readonly invocations: readonly InvocationRun[];
   readonly schedulers: readonly SchedulerSummary[];
   readonly storage_failures: readonly string[];
+  /** Ctrl-C stopped the run between ticks. */
+  readonly interrupted: boolean;
 }
+
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * The first Ctrl-C lets the invocations in hand finish and stops before the next tick; a second one
+ * ends the process at once (the next run or `recover` settles what it left open).
+ */
+const interruptible = (progress: (line: string) => void): { requested(): boolean; dispose(): void } => {
+  let requested = false;
+  const onSignal = (): void => {
+    if (requested) process.exit(EXIT_INTERRUPTED);
+    requested = true;
+    progress('interrupted: finishing the invocation in hand, then stopping (Ctrl-C again to stop at once; `raes-tools recover` then settles what is left open)');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    requested: () => requested,
+    dispose: () => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
+  };
+};
 
 /** Folds progress reports into what each invocation did. */
 class RunRecorder {
@@ -106,7 +132,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       ? fail(EXIT_USAGE, inputs.message)
       : fail(EXIT_INVALID, `the scenario and manifest do not check; fix these (see \`raes-tools validate\`):\n${formatDiagnostics(inputs.diagnostics).trimEnd()}`);
   }
-  const opened = openWorkspace(options, { durable: false });
+  const opened = openWorkspace(options, { durable: false, writer: 'raes-tools run' });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   try {
@@ -151,12 +177,16 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         const pairs = scheduledPairs(inputs.compiled);
         const settled = (): boolean =>
           pairs.every((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress)).status !== 'running');
-        if (options.ticks !== undefined) {
-          await manager.advance(options.ticks);
-        } else {
-          // Until idle; every policy's attempts fall due within start + cadence * attempts ticks.
-          const bound = Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
-          for (let step = 0; step < bound && !settled(); step++) await manager.advance(1);
+        // Without --ticks, until idle: every policy's attempts fall due within start + cadence * attempts ticks.
+        const bound =
+          options.ticks ?? Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
+        const interrupt = interruptible(progress);
+        try {
+          for (let step = 0; step < bound && !interrupt.requested() && (options.ticks !== undefined || !settled()); step++) {
+            await manager.advance(1);
+          }
+        } finally {
+          interrupt.dispose();
         }
         return {
           ok: true,
@@ -169,6 +199,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
             invocations: recorder.invocations,
             schedulers: pairs.map((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress))),
             storage_failures: recorder.storageFailures,
+            interrupted: interrupt.requested(),
           },
         };
       } finally {
@@ -213,6 +244,7 @@ export const formatRunSummary = (summary: RunSummary): string => {
   text += `\n${plural(summary.invocations.length, 'invocation')}, ${plural(settled.length, 'tool action')}: ${count('completed')} completed, ${count('withheld')} withheld, ${count('indeterminate')} indeterminate\n`;
   for (const scheduler of summary.schedulers) text += `${describeScheduler(scheduler)}\n`;
   for (const failure of summary.storage_failures) text += `storage failure: ${failure}\n`;
+  if (summary.interrupted) text += 'interrupted before the run was done: run it again to continue\n';
   return text;
 };
 
@@ -242,7 +274,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
   storeOptions(command)
     .addHelpText(
       'after',
-      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout.\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error.',
+      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout.\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
     )
     .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessKind; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
       const result = await executeRun(
@@ -264,6 +296,6 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
         return setExit(result.exit);
       }
       io.stdout(opts.json === true ? `${JSON.stringify(result.value, null, 2)}\n` : formatRunSummary(result.value));
-      setExit(result.value.storage_failures.length > 0 ? EXIT_INVALID : EXIT_OK);
+      setExit(result.value.interrupted ? EXIT_INTERRUPTED : result.value.storage_failures.length > 0 ? EXIT_INVALID : EXIT_OK);
     });
 };

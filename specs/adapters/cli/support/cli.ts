@@ -44,9 +44,14 @@ export const scratchDir = (name: string): string => mkdtempSync(join(tmpdir(), `
 
 /**
  * Starts the CLI and kills it with SIGKILL once `pattern` has shown on stderr and `afterMs` more have
- * passed; resolves with what it wrote.
+ * passed (calling `whileRunning` just before the kill); resolves with what it wrote.
  */
-export const killWhen = (args: readonly string[], pattern: RegExp, afterMs: number): Promise<{ stderr: string; signal: NodeJS.Signals | null }> =>
+export const killWhen = (
+  args: readonly string[],
+  pattern: RegExp,
+  afterMs: number,
+  whileRunning: () => void = () => undefined,
+): Promise<{ stderr: string; signal: NodeJS.Signals | null }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -59,7 +64,13 @@ export const killWhen = (args: readonly string[], pattern: RegExp, afterMs: numb
       stderr += chunk.toString('utf8');
       if (!armed && pattern.test(stderr)) {
         armed = true;
-        setTimeout(() => child.kill('SIGKILL'), afterMs);
+        setTimeout(() => {
+          try {
+            whileRunning();
+          } finally {
+            child.kill('SIGKILL');
+          }
+        }, afterMs);
       }
     });
     child.on('exit', (_code, signal) => {
@@ -70,3 +81,30 @@ export const killWhen = (args: readonly string[], pattern: RegExp, afterMs: numb
 
 /** No stack trace reached the user. */
 export const withoutStack = (run: Run): boolean => !/\n\s+at /.test(`${run.stdout}${run.stderr}`);
+
+/** Starts the CLI, sends `signal` once `pattern` has shown on stderr, and resolves with how it ended. */
+export const signalWhen = (args: readonly string[], pattern: RegExp, signal: NodeJS.Signals): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no end after ${signal}:\n${stderr}`));
+    }, 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (!sent && pattern.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, stdout, stderr });
+    });
+  });
