@@ -84,7 +84,7 @@ export const registerRecover = (program: Command, io: CliIo, setExit: (code: num
     .description('settle and close what an interrupted run left open (withheld if never dispatched, indeterminate if dispatched) and report it')
     .option('--json', 'print the report as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nIt takes the data dir's writer lock and runs recovery first. Exit codes: 0 done, 1 the store failed, 2 usage error.')
+    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 done, 1 the store failed, 2 usage error.')
     .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runRecover(

@@ -56,7 +56,7 @@ export const registerResolve = (program: Command, io: CliIo, setExit: (code: num
     .requiredOption('--evidence <ref>', 'reference to the evidence the operator relied on')
     .option('--json', 'print the result as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nIt takes the data dir's writer lock and runs recovery first. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed, 2 usage error.')
+    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed, 2 usage error.')
     .action(async (actionInstanceId: string, opts: { effect: ResolvedEffect; evidence: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runResolve(

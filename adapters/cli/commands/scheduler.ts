@@ -85,7 +85,7 @@ export const registerScheduler = (program: Command, io: CliIo, setExit: (code: n
     .argument('<participant>', 'participant address, e.g. participant.behavior.participant-agent')
     .option('--json', 'print the result as JSON');
   storeOptions(restart)
-    .addHelpText('after', '\nIt takes the data dir's writer lock and runs recovery first. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed, 2 usage error.')
+    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed, 2 usage error.')
     .action(async (participant: string, opts: { json?: boolean; store?: string; dataDir?: string }) => {
       setExit(await runSchedulerRestart(participant, flagsOf(opts), io));
     });
