@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { buildAuditReport } from '../audit-report';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
-import { openWorkspace } from '../workspace';
 import { formatAudit } from './audit';
 import { executeRun, formatRunSummary } from './run';
 
@@ -49,39 +47,27 @@ export const runDemo = async (options: { readonly dataDir?: string }, io: CliIo)
   }
   io.stdout(`${INTRO}\nRunning on a fresh SQLite store in ${dataDir} (emptied at each demo run).\n\n`);
   const run = await executeRun(
-    { scenarioPath: DEMO_SCENARIO, manifestPath: DEMO_MANIFEST, harness: 'mcp', json: false, store: 'sqlite', dataDir },
+    { scenarioPath: DEMO_SCENARIO, manifestPath: DEMO_MANIFEST, harness: 'mcp', json: false, store: 'sqlite', dataDir, audit: true },
     (line) => io.stdout(`${line}\n`),
   );
   if (!run.ok) {
     io.stderr(`raes-tools demo: ${run.message}\n`);
     return run.exit;
   }
-  io.stdout(formatRunSummary(run.value));
-  const opened = openWorkspace({ store: 'sqlite', dataDir }, { durable: true });
-  if (!opened.ok) {
-    io.stderr(`raes-tools demo: ${opened.message}\n`);
-    return EXIT_INVALID;
-  }
-  try {
-    const report = await buildAuditReport(opened.workspace, {});
-    if (!report.ok) {
-      io.stderr(`raes-tools demo: ${report.message}\n`);
-      return report.exit;
-    }
-    io.stdout(
-      '\n==== Audit ====\nThe participant history, replayed from the stored events. Each tool action is a participant action of\n' +
-        'its own: admitted, then dispatched, then settled completed (the tool answered), withheld (it never ran)\n' +
-        'or indeterminate (its effects are unknown). Times are UTC.\n\n',
-    );
-    io.stdout(formatAudit(report.value));
-    const unresolved = report.value.invocations.flatMap((invocation) =>
-      invocation.tool_actions.filter((action) => action.settlement === 'indeterminate' && action.resolution === null).map((action) => action.action_instance_id),
-    );
-    io.stdout(outro(dataDir, unresolved));
-    return report.value.sound ? EXIT_OK : EXIT_INVALID;
-  } finally {
-    await opened.workspace.close();
-  }
+  const { audit, ...summary } = run.value;
+  io.stdout(formatRunSummary(summary));
+  if (audit === undefined) return EXIT_INVALID;
+  io.stdout(
+    '\n==== Audit ====\nThe participant history, replayed from the stored events. Each tool action is a participant action of\n' +
+      'its own: admitted, then dispatched, then settled completed (the tool answered), withheld (it never ran)\n' +
+      'or indeterminate (its effects are unknown). Times are UTC.\n\n',
+  );
+  io.stdout(formatAudit(audit));
+  const unresolved = audit.invocations.flatMap((invocation) =>
+    invocation.tool_actions.filter((action) => action.settlement === 'indeterminate' && action.resolution === null).map((action) => action.action_instance_id),
+  );
+  io.stdout(outro(dataDir, unresolved));
+  return audit.sound ? EXIT_OK : EXIT_INVALID;
 };
 
 export const registerDemo = (program: Command, io: CliIo, setExit: (code: number) => void): void => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { storeOptions } from '../store-options';
+import { buildAuditReport, type AuditReport } from '../audit-report';
+import { formatAudit } from './audit';
 import type { RuntimeProgress } from '../../runtime';
 import { buildManager, fail, scheduledPairs, summarizeScheduler, type Built, type SchedulerSummary } from '../engine';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, toolTail } from '../format';
@@ -18,6 +20,8 @@ export interface RunOptions extends StoreFlags {
   readonly harness: HarnessKind;
   readonly toolDelayMs?: number;
   readonly json: boolean;
+  /** Audit the store before closing it (the memory store is gone afterwards). */
+  readonly audit?: boolean;
 }
 
 export interface InvocationRun {
@@ -39,6 +43,8 @@ export interface RunSummary {
   readonly storage_failures: readonly string[];
   /** Ctrl-C stopped the run between ticks. */
   readonly interrupted: boolean;
+  /** Present when asked for (always on the memory store). */
+  readonly audit?: AuditReport;
 }
 
 export const EXIT_INTERRUPTED = 130;
@@ -188,6 +194,13 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         } finally {
           interrupt.dispose();
         }
+        await manager.close();
+        let audit: AuditReport | undefined;
+        if (options.audit === true || workspace.kind === 'memory') {
+          const report = await buildAuditReport(workspace, {});
+          if (!report.ok) return report;
+          audit = report.value;
+        }
         return {
           ok: true,
           value: {
@@ -200,6 +213,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
             schedulers: pairs.map((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress))),
             storage_failures: recorder.storageFailures,
             interrupted: interrupt.requested(),
+            ...(audit === undefined ? {} : { audit }),
           },
         };
       } finally {
@@ -245,6 +259,7 @@ export const formatRunSummary = (summary: RunSummary): string => {
   for (const scheduler of summary.schedulers) text += `${describeScheduler(scheduler)}\n`;
   for (const failure of summary.storage_failures) text += `storage failure: ${failure}\n`;
   if (summary.interrupted) text += 'interrupted before the run was done: run it again to continue\n';
+  if (summary.audit !== undefined) text += `\n${formatAudit(summary.audit)}`;
   return text;
 };
 
@@ -274,7 +289,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
   storeOptions(command)
     .addHelpText(
       'after',
-      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout.\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
+      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
     )
     .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessKind; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
       const result = await executeRun(
@@ -296,6 +311,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
         return setExit(result.exit);
       }
       io.stdout(opts.json === true ? `${JSON.stringify(result.value, null, 2)}\n` : formatRunSummary(result.value));
-      setExit(result.value.interrupted ? EXIT_INTERRUPTED : result.value.storage_failures.length > 0 ? EXIT_INVALID : EXIT_OK);
+      const failed = result.value.storage_failures.length > 0 || result.value.audit?.sound === false;
+      setExit(result.value.interrupted ? EXIT_INTERRUPTED : failed ? EXIT_INVALID : EXIT_OK);
     });
 };

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { INVOCATION, MANIFEST, PARTICIPANT, SCENARIO, cli, json, scratchDir } from './support/cli';
 
 /** The scripted harness: each invocation calls portal-client three times; the second call times out. */
@@ -159,5 +161,35 @@ describe('raes-tools run on the memory store', () => {
     const run = cli('run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--ticks', '1', '--data-dir', scratchDir('memory'));
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^1 invocation, 3 tool actions: 2 completed, 0 withheld, 1 indeterminate$/m);
+    // Nothing outlives the process, so the audit comes with the summary.
+    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(run.stdout).toMatch(/^Verification: sound, no findings/m);
+  });
+});
+
+describe('raes-tools audit of a damaged history', () => {
+  it('exits 1 with the findings, and a rebuild of the projection repairs the view', () => {
+    const dataDir = scratchDir('findings');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
+
+    // Drop the second event of the stored history row: tool=1 loses its state_transition_recorded.
+    const views = new BetterSqlite3(join(dataDir, 'views.sqlite'));
+    const row = views.prepare('SELECT seq, events FROM participant_history_invocations').get() as { seq: number; events: string };
+    const events = JSON.parse(row.events) as unknown[];
+    events.splice(1, 1);
+    views.prepare('UPDATE participant_history_invocations SET events = ? WHERE seq = ?').run(JSON.stringify(events), row.seq);
+    views.close();
+
+    const damaged = cli('audit', '--data-dir', dataDir);
+    expect(damaged.status).toBe(1);
+    expect(damaged.stdout).toMatch(/^Verification: \d+ findings?$/m);
+    expect(damaged.stdout).toMatch(/^ {2}triple_incomplete: tool action .*:1:tool=1 of invocation .* has events \[action_attempted, observation_emitted\]/m);
+    const report = json<{ sound: boolean; findings: { code: string; action_instance_id: string | null }[] }>(cli('audit', '--data-dir', dataDir, '--json'));
+    expect(report.sound).toBe(false);
+    expect(report.findings).toContainEqual(expect.objectContaining({ code: 'triple_incomplete', action_instance_id: `${INVOCATION(1)}:tool=1` }));
+
+    expect(cli('projections', 'rebuild', 'participant-history', '--data-dir', dataDir).status).toBe(0);
+    expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
   });
 });
