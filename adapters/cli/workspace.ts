@@ -74,7 +74,14 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
   const release = (): void => {
     if (lock?.ok === true) lock.release();
   };
-  const opened = openEventStore(config);
+  let opened: ReturnType<typeof openEventStore>;
+  try {
+    opened = openEventStore(config);
+  } catch (error) {
+    // The EventStoreDB client throws on a malformed connection string.
+    release();
+    return { ok: false, usage: true, message: `the event store settings are unusable (see ESDB_CONNECTION_STRING): ${(error as Error).message}` };
+  }
   if (opened.kind === 'storage_failure') {
     release();
     return { ok: false, usage: false, message: opened.reason };

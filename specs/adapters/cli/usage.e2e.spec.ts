@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MANIFEST, SCENARIO, cli, scratchDir, withoutStack } from './support/cli';
+import { MANIFEST, SCENARIO, cli, cliWithEnv, scratchDir, withoutStack } from './support/cli';
 
 jest.setTimeout(120_000);
 
@@ -63,6 +63,13 @@ describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
     const run = cli(...(args as string[]));
     expect(run.status).toBe(2);
     expect(`${run.stderr}${run.stdout}`).toMatch(message as RegExp);
+    expect(withoutStack(run)).toBe(true);
+  });
+
+  it('a malformed EventStoreDB connection string', () => {
+    const run = cliWithEnv({ ESDB_CONNECTION_STRING: 'localhost:2113' }, 'audit', '--store', 'eventstoredb', '--data-dir', empty);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^raes-tools audit: the event store settings are unusable \(see ESDB_CONNECTION_STRING\): .*esdb:\/\//);
     expect(withoutStack(run)).toBe(true);
   });
 

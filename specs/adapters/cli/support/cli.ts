@@ -26,11 +26,13 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
-/** Runs the real CLI through its bin launcher, as a user would. */
-export const cli = (...args: string[]): Run => {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000, env: cleanEnv() });
+/** Runs the real CLI through its bin launcher, as a user would, with `env` added to a clean environment. */
+export const cliWithEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Run => {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000, env: { ...cleanEnv(), ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 };
+
+export const cli = (...args: string[]): Run => cliWithEnv({}, ...args);
 
 export const json = <T = Record<string, unknown>>(run: Run): T => {
   try {
