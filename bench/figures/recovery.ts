@@ -8,6 +8,7 @@ import { openInvocationsProjection } from '../../projections/open-invocations';
 import { fillStore } from '../replay.bench';
 import type { FigureResult, FigureRow } from '../support/figure';
 import { progress } from '../support/progress';
+import { measureFsyncLatency } from '../support/fsync-baseline';
 import { elapsedMs } from '../support/stats';
 import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
 import { admitAndDispatch, admitRequest, completeCall, outerResult } from './port-world';
@@ -26,8 +27,10 @@ const TARGET_MS = 1000;
  * history's generator does not keep consistent with their schedulers.
  */
 const OPEN_AGENTS = 'prober';
+/** Group commits recovery needs for 10,000 invocations: settle-and-close, then finish-attempt, per batch of 256. */
+const FSYNCS_PER_10K = 2 * Math.ceil(10_000 / 256);
 
-interface Case {
+export interface Case {
   readonly open: number;
   readonly history: number;
 }
@@ -128,8 +131,8 @@ const recoverOnce = async (dir: string, historyPath: string, testCase: Case): Pr
   return ms;
 };
 
-export const recoveryFigure = async (quick: boolean): Promise<FigureResult> => {
-  const cases: Case[] = quick
+export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Promise<FigureResult> => {
+  const cases: readonly Case[] = only ?? (quick
     ? [
         { open: 100, history: 100_000 },
         { open: 1_000, history: 100_000 },
@@ -139,11 +142,20 @@ export const recoveryFigure = async (quick: boolean): Promise<FigureResult> => {
         { open: 1_000, history: 1_000_000 },
         { open: 10_000, history: 1_000_000 },
         { open: 10_000, history: 3_000_000 },
-      ];
+      ]);
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-recovery-'));
   const histories = new Map<number, string>();
   try {
-    const rows: FigureRow[] = [];
+    const fsync = measureFsyncLatency(dir);
+    const rows: FigureRow[] = [
+      {
+        measure: 'F: 4 KiB write + fdatasync',
+        p50: fsync.p50,
+        p99: fsync.p99,
+        unit: 'ms',
+        relative: `floor for 10,000 open: ${Math.round(fsync.p50 * FSYNCS_PER_10K).toLocaleString('en-US')} ms`,
+      },
+    ];
     const results: { testCase: Case; ms: number }[] = [];
     for (const testCase of cases) {
       const ms = await recoverOnce(dir, historyFile(dir, testCase.history, histories), testCase);
@@ -153,7 +165,7 @@ export const recoveryFigure = async (quick: boolean): Promise<FigureResult> => {
         p50: ms,
         p99: null,
         unit: 'ms',
-        relative: `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation`,
+        relative: `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation, ${(ms / fsync.p50).toFixed(0)} F`,
       });
     }
     const largest = results.filter((r) => r.testCase.open === Math.max(...cases.map((c) => c.open)));
