@@ -17,6 +17,10 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
     .description('Admit, record and audit the tool calls of autonomous participant invocations (RAES participant-invocation-tool-actions/v1).')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      '\nNew here? `raes-tools demo` (what `npm start` runs) shows the whole system in one command.\nExit codes: 0 ok, 1 a failed check or a refused operation, 2 a usage error.',
+    )
     .exitOverride();
   registerValidate(program, io, setExit);
   registerRun(program, io, setExit);
