@@ -228,15 +228,20 @@ export class ProjectionRunner {
     return { kind: 'caught_up', position: after, applied };
   }
 
-  /** One views transaction: every projection's rows for the page and its new checkpoint, or nothing. */
-  private applyPage(events: readonly RecordedEvent[], positions: readonly (bigint | null)[]): void {
+  /**
+   * One views transaction: every projection's rows for the page and its new checkpoint, or nothing.
+   * It takes the write lock first and reads each checkpoint under it: another process (a second audit,
+   * say) may have applied part of this page since this runner last looked, and must not be applied twice.
+   */
+  private applyPage(events: readonly RecordedEvent[], positions: (bigint | null)[]): void {
     const views = this.views;
     const projections = this.projections;
     const last = events[events.length - 1]!.position;
     views.transaction(() => {
       for (let p = 0; p < projections.length; p++) {
         const projection = projections[p]!;
-        const from = positions[p];
+        const from = this.checkpoint(projection.name)?.position ?? null;
+        positions[p] = from;
         // A projection already past this page (it was ahead of the others) keeps its checkpoint.
         if (from !== null && from !== undefined && from >= last) continue;
         for (let e = 0; e < events.length; e++) {
@@ -255,7 +260,7 @@ export class ProjectionRunner {
         }
         this.writeCheckpoint.run(projection.name, projection.version, last);
       }
-    })();
+    }).immediate();
   }
 }
 

@@ -1,6 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { RecordedEvent } from '../../adapters/event-store/port';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ProjectionRunner, type Projection } from '../../projections/runner';
+import { openViewsDatabase } from '../../projections/views-database';
 import { openViews, STORES } from './support/stores';
 import { participant, runReturningInvocation } from './support/world';
 
@@ -39,6 +43,24 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     expect(positions(views)).toEqual(allPositions(22));
     expect(await resumed.catchUp()).toEqual({ kind: 'caught_up', position: 22n, applied: 0 });
     expect(resumed.checkpointOf('seen')).toBe(22n);
+    await store.close();
+  });
+
+  it('never applies an event twice when two runners share one views database', async () => {
+    const store = makeStore();
+    const dir = mkdtempSync(join(tmpdir(), 'views-'));
+    const path = join(dir, 'views.sqlite');
+    await runReturningInvocation(store, participant('prober'), 1);
+    await runReturningInvocation(store, participant('prober'), 2);
+    // Two connections, as two processes (two audits at once) would hold; both start behind.
+    const [left, right] = [openViewsDatabase(path), openViewsDatabase(path)] as Database[];
+    const runners = [left!, right!].map((views) => new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 }));
+    const results = await Promise.all(runners.map((runner) => runner.catchUp()));
+    expect(results.map((result) => result.kind)).toEqual(['caught_up', 'caught_up']);
+    expect(positions(left!)).toEqual(allPositions(22));
+    left!.close();
+    right!.close();
+    rmSync(dir, { recursive: true, force: true });
     await store.close();
   });
 
