@@ -39,7 +39,8 @@ figures (all by default, in this order):
   heap          heap per open invocation, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
 
 options:
-  --quick             smaller samples and sizes (recovery: 1,000 open over 100k / 300k events)
+  --quick             smaller samples and sizes (recovery: 1,000 open over 100k / 300k events,
+                      judged against the target scaled to 100 ms)
   --rebuild-events N  events of history for the rebuild figure (default ${DEFAULT_REBUILD_EVENTS.toLocaleString('en-US')},
                       quick ${QUICK_REBUILD_EVENTS.toLocaleString('en-US')}; --rebuild-events 1000000 for the 1M figure)
 F is a 4 KiB write + fdatasync on the temp dir's disk, measured in the same run.

@@ -22,6 +22,7 @@ import { admitAndDispatch, admitRequest, completeCall, outerResult } from './por
  */
 
 const TARGET_MS = 1000;
+const TARGET_OPEN = 10_000;
 /**
  * The interrupted invocations' participants: not those of the history, whose attempt numbers the
  * history's generator does not keep consistent with their schedulers.
@@ -168,7 +169,10 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
         relative: `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation, ${(ms / fsync.p50).toFixed(0)} F`,
       });
     }
-    const largest = results.filter((r) => r.testCase.open === Math.max(...cases.map((c) => c.open)));
+    const largestOpen = Math.max(...cases.map((c) => c.open));
+    const largest = results.filter((r) => r.testCase.open === largestOpen);
+    // Smaller runs (--quick) are judged against the target scaled down in proportion to open invocations.
+    const targetMs = (TARGET_MS * Math.min(largestOpen, TARGET_OPEN)) / TARGET_OPEN;
     const worst = Math.max(...largest.map((r) => r.ms));
     const shortest = largest[0]!;
     const longest = largest[largest.length - 1]!;
@@ -178,10 +182,18 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
       figure: 'recovery',
       title: 'Recovery after a restart: new runtime manager to ready (start() done)',
       rows,
-      target: `<= ${TARGET_MS} ms with ${largest[0]!.testCase.open.toLocaleString('en-US')} open invocations, not growing with history`,
+      target: `<= ${Math.round(targetMs)} ms with ${largestOpen.toLocaleString('en-US')} open invocations, not growing with history`,
       measured: `${Math.round(worst)} ms; ${historyRatio} x the history took ${historyGrowth.toFixed(2)} x the time`,
-      met: worst <= TARGET_MS && historyGrowth < 1 + (historyRatio - 1) / 4,
-      notes: ['one run per case; the history is filled with batched inserts of the replay benchmark\'s attempts'],
+      met: worst <= targetMs && historyGrowth < 1 + (historyRatio - 1) / 4,
+      notes: [
+        'one run per case; the history is filled with batched inserts of the replay benchmark\'s attempts',
+        ...(worst <= targetMs
+          ? []
+          : [
+              'recovery is CPU-bound, not fsync-bound (see the floor): per invocation it reads and decodes its stream, ' +
+                'settles and closes it, finishes its attempt, and the view catches up over those events; see docs/performance.md',
+            ]),
+      ],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
