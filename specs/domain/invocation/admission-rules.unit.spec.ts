@@ -33,6 +33,9 @@ interface Scenario {
   readonly request: Record<string, unknown>;
 }
 
+/** A target no affordance binding names. */
+const BILLING_NODE = 'provision.node.billing';
+
 const baseScenario = (): Scenario => ({
   context: admissionContext({ perInvocation: 3, concurrent: 2 }),
   activated: true,
@@ -76,7 +79,17 @@ const breakers: readonly (readonly [RefusalCode, (scenario: Scenario) => Scenari
   ['stale_generation', (s) => withRequest(s, { execution_generation: 1 })],
   ['affordance_unbound', (s) => withRequest(s, { tool_affordance_address: `${AFFORDANCE}-unknown` })],
   ['boundary_unbound', (s) => withRequest(s, { observation_boundary_address: 'participant.observation-boundary.operator-view' })],
-  ['target_unbound', (s) => withRequest(s, { target_addresses: ['provision.node.billing'] })],
+  [
+    'target_unbound',
+    // the offer covers the foreign target, so only the binding (rule 6) is broken, not rule 8
+    (s) =>
+      withRequest(
+        withContext(s, {
+          offers: s.context.offers.map((offer) => ({ ...offer, target_addresses: [...offer.target_addresses, BILLING_NODE] })),
+        }),
+        { target_addresses: [BILLING_NODE] },
+      ),
+  ],
   ['shared_time_bound', (s) => withContext(s, { shared_time_bound_actions: [PROBE_LOGIN] })],
   [
     'offer_unmatched',

@@ -271,3 +271,24 @@ describe("the operator's resolution of an indeterminate action", () => {
     spec.given(closedWithIndeterminate).when(resolve(7)).thenRefuses('action_unknown');
   });
 });
+
+describe('tool results never reach an event (SPEC.md section 5)', () => {
+  const TOOL_OUTPUT = 'session-cookie=tool-output-7f3a';
+  const withToolOutput = (result: object) => ({
+    ...result,
+    output: TOOL_OUTPUT,
+    effects: [{ effect_id: 'login', effect_class: 'intended_effect', description: 'the form answered', raw_response: TOOL_OUTPUT }],
+  });
+
+  it('complete keeps only the fields of ParticipantActionResultModel', () => {
+    const events = spec.given([...activeInvocation(), admitted(1), dispatched(1)]).when(complete(1, withToolOutput(toolResult(1)))).events();
+    expect(events).toHaveLength(1);
+    expect(JSON.stringify(events)).not.toContain(TOOL_OUTPUT);
+  });
+
+  it('a returned outer result keeps only the fields of ParticipantActionResultModel', () => {
+    const events = spec.given(activeInvocation()).when(closeReturned(withToolOutput(outerResult()))).events();
+    expect(events.map((event) => (event.type === 'InvocationClosed' ? event.outcome : event.type))).toEqual(['returned']);
+    expect(JSON.stringify(events)).not.toContain(TOOL_OUTPUT);
+  });
+});
