@@ -36,6 +36,10 @@ const outro = (dataDir: string, unresolved: readonly string[]): string => {
   return text;
 };
 
+/** Sound only when nothing failed to be stored: an audit of what did get stored says nothing of what did not. */
+export const demoExitCode = (storageFailures: readonly string[], auditSound: boolean): number =>
+  storageFailures.length === 0 && auditSound ? EXIT_OK : EXIT_INVALID;
+
 /** The bundled example in a clean `<data-dir>/demo` folder (emptied first), then its audit. */
 export const runDemo = async (options: { readonly dataDir?: string }, io: CliIo): Promise<number> => {
   const dataDir = join(options.dataDir ?? 'esdata', 'demo');
@@ -67,7 +71,7 @@ export const runDemo = async (options: { readonly dataDir?: string }, io: CliIo)
     invocation.tool_actions.filter((action) => action.settlement === 'indeterminate' && action.resolution === null).map((action) => action.action_instance_id),
   );
   io.stdout(outro(dataDir, unresolved));
-  return audit.sound ? EXIT_OK : EXIT_INVALID;
+  return demoExitCode(summary.storage_failures, audit.sound);
 };
 
 export const registerDemo = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
@@ -75,7 +79,7 @@ export const registerDemo = (program: Command, io: CliIo, setExit: (code: number
     .command('demo')
     .description('run the bundled example end to end (MCP server on stdio, customer portal on 127.0.0.1, scripted agent) and print the audit')
     .option('--data-dir <dir>', 'the demo uses <dir>/demo, emptied first (default esdata)')
-    .addHelpText('after', '\nThis is what `npm start` runs. Exit codes: 0 the audit is sound, 1 findings or a failure, 2 usage error.')
+    .addHelpText('after', '\nThis is what `npm start` runs. Exit codes: 0 everything was stored and the audit is sound, 1 findings or a failure (a storage failure too), 2 usage error.')
     .action(async (opts: { dataDir?: string }) => {
       setExit(await runDemo(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }, io));
     });
