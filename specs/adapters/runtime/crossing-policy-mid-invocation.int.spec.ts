@@ -1,0 +1,52 @@
+import { MemoryEventStore } from '../../../adapters/event-store';
+import { HarnessRuntime, RuntimeManager, type AdmitResult, type InvocationToolActionPort } from '../../../adapters/runtime';
+import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
+import { compiledScenario, manifest, steppingClock } from './support/world';
+
+/**
+ * Known gap, written down as an `it.failing` spec. SPEC.md section 5, rule 9: an admission is refused
+ * with `crossing_policy_installed` when a participant-crossing policy "is installed in the engine".
+ * The runtime manager fixes the flag in the admission context when an invocation opens
+ * (docs/decisions.md "Crossing policy applies to invocations opened afterwards"), so an invocation
+ * already open when the policy is installed goes on admitting tool actions. When the flag is read at
+ * admission time (say, a shared switch the port reads without calling the manager), this spec fails:
+ * turn `it.failing` into `it`.
+ */
+
+const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
+  tool_call_id: toolCallId,
+  invocation_action_instance_id: port.invocation_action_instance_id,
+  participant_address: port.participant_address,
+  episode_id: port.episode_id,
+  participant_implementation_ref: port.participant_implementation_ref,
+  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
+  action_contract_address: PORTAL_CLIENT.action_contract_address,
+  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
+  target_addresses: PORTAL_CLIENT.target_addresses,
+  execution_scope_ref: port.execution_scope_ref,
+  execution_generation: port.execution_generation,
+});
+
+describe('a crossing policy installed while an invocation is open', () => {
+  it.failing('refuses the open invocation’s next admission with crossing_policy_installed', async () => {
+    const answers: AdmitResult[] = [];
+    let manager: RuntimeManager;
+    const runtime = new HarnessRuntime(async (request, _snapshot, port) => {
+      answers.push(await port!.admit(requestFor(port!, 'before')));
+      manager.setCrossingPolicyInstalled(true);
+      answers.push(await port!.admit(requestFor(port!, 'after')));
+      return probeResult(request, []);
+    });
+    manager = new RuntimeManager({
+      compiled: compiledScenario(),
+      manifest: manifest(),
+      runtime,
+      store: new MemoryEventStore(),
+      episodeId: 'episode-1',
+      clock: steppingClock(),
+    });
+    await manager.start();
+    await manager.advance(1);
+    expect(answers.map((a) => (a.admitted ? 'admitted' : a.refusal))).toEqual(['admitted', 'crossing_policy_installed']);
+  });
+});
