@@ -1,7 +1,5 @@
-import type * as t from 'io-ts';
 import {
-  describeValidationErrors,
-  InvocationEventCodec,
+  INVOCATION_EVENT_TYPES,
   invocationDecider,
   type InvocationCommand,
   type InvocationEvent,
@@ -9,7 +7,6 @@ import {
   type Refusal,
 } from '../../domain/invocation';
 import {
-  SchedulerEventCodec,
   schedulerDecider,
   type SchedulerCommand,
   type SchedulerEvent,
@@ -18,31 +15,59 @@ import {
 } from '../../domain/scheduler';
 import { invocationStream, schedulerStream } from '../../domain/streams';
 import type { EventStore, JsonValue, RecordedEvent } from '../event-store';
-import { StreamAggregate, type EventCodec } from './stream-aggregate';
+import { StreamAggregate, type AggregateKind, type EventCodec } from './stream-aggregate';
 
 /** The two aggregates the runtime drives, bound to their streams and wire codecs. */
 
-const codecOf = <V extends { readonly type: string }>(codec: t.Type<V, unknown, unknown>): EventCodec<V> => ({
+/**
+ * Replay trusts the stored events: each was decided by the engine's own decider, decoded on its way
+ * in (port requests, outcomes) and appended by the engine, so decoding it again on every load would
+ * only repeat that work (it was most of recovery's read cost). The type tag is checked, so a stream
+ * written by something else is refused rather than folded.
+ */
+const trustedCodec = <V extends { readonly type: string }>(what: string, types: ReadonlySet<string>): EventCodec<V> => ({
   typeOf: (event) => event.type,
   toData: (event) => event as unknown as JsonValue,
   fromRecorded: (recorded: RecordedEvent) => {
-    const decoded = codec.decode(recorded.data);
-    return decoded._tag === 'Right' ? decoded.right : describeValidationErrors(decoded.left);
+    const data = recorded.data;
+    const tag = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as { type?: unknown }).type : undefined;
+    if (tag === recorded.type && types.has(recorded.type)) return data as unknown as V;
+    return `expected ${what} event whose type tag is its recorded type, got type '${recorded.type}' with tag ${JSON.stringify(tag ?? null)}`;
   },
 });
 
-export const invocationEventCodec: EventCodec<InvocationEvent> = codecOf(
-  InvocationEventCodec as unknown as t.Type<InvocationEvent, unknown, unknown>,
-);
-export const schedulerEventCodec: EventCodec<SchedulerEvent> = codecOf(
-  SchedulerEventCodec as unknown as t.Type<SchedulerEvent, unknown, unknown>,
-);
+/** Every scheduler event type, checked complete by the compiler. */
+const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
+  AttemptStarted: true,
+  AttemptFinished: true,
+  SchedulerStopped: true,
+  IndeterminateActionResolved: true,
+  SchedulerRestarted: true,
+  ExecutionGenerationAdvanced: true,
+};
+
+export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
+export const schedulerEventCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
 
 export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCommand, InvocationEvent, Refusal>;
 export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal>;
 
+const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, Refusal> = {
+  streamOf: invocationStream,
+  decider: invocationDecider,
+  codec: invocationEventCodec,
+};
+
+/** A scheduler's key is its stream name: two addresses, so there is no single string to derive it from. */
+const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal> = {
+  streamOf: (stream) => stream,
+  decider: schedulerDecider,
+  codec: schedulerEventCodec,
+};
+
+/** The invocation's aggregate; it keeps `invocationActionInstanceId` (the port values' own string) as its key. */
 export const invocationAggregate = (store: EventStore, invocationActionInstanceId: string): InvocationAggregate =>
-  new StreamAggregate(invocationStream(invocationActionInstanceId), store, invocationDecider, invocationEventCodec);
+  new StreamAggregate(invocationActionInstanceId, store, invocationKind);
 
 export const schedulerAggregate = (store: EventStore, policyAddress: string, participantAddress: string): SchedulerAggregate =>
-  new StreamAggregate(schedulerStream(policyAddress, participantAddress), store, schedulerDecider, schedulerEventCodec);
+  new StreamAggregate(schedulerStream(policyAddress, participantAddress), store, schedulerKind);

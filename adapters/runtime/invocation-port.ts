@@ -44,29 +44,46 @@ const toolCallIdOf = (request: unknown): string | undefined => {
  * to the runtime manager.
  */
 export class LocalInvocationPort implements InvocationToolActionPort {
-  readonly invocation_action_instance_id: string;
-  readonly participant_address: string;
-  readonly episode_id: string;
-  readonly participant_implementation_ref: string;
-  readonly execution_scope_ref: string;
-  readonly execution_generation: number;
-  readonly observation_point: string;
   /** How a harness in another process reaches this port, when remote ports are on. */
   remote: RemoteAccess | undefined = undefined;
 
+  /**
+   * `values` is held, not copied: the manager hands the port the object the invocation's state keeps
+   * as its port values, so an open invocation holds them once.
+   */
   constructor(
-    values: InvocationPortValues,
+    private readonly values: InvocationPortValues,
     private readonly aggregate: InvocationAggregate,
     private readonly clock: () => Date,
     private readonly listener: PortEventListener | undefined,
-  ) {
-    this.invocation_action_instance_id = values.invocation_action_instance_id;
-    this.participant_address = values.participant_address;
-    this.episode_id = values.episode_id;
-    this.participant_implementation_ref = values.participant_implementation_ref;
-    this.execution_scope_ref = values.execution_scope_ref;
-    this.execution_generation = values.execution_generation;
-    this.observation_point = values.observation_point;
+  ) {}
+
+  get invocation_action_instance_id(): string {
+    return this.values.invocation_action_instance_id;
+  }
+
+  get participant_address(): string {
+    return this.values.participant_address;
+  }
+
+  get episode_id(): string {
+    return this.values.episode_id;
+  }
+
+  get participant_implementation_ref(): string {
+    return this.values.participant_implementation_ref;
+  }
+
+  get execution_scope_ref(): string {
+    return this.values.execution_scope_ref;
+  }
+
+  get execution_generation(): number {
+    return this.values.execution_generation;
+  }
+
+  get observation_point(): string {
+    return this.values.observation_point;
   }
 
   async admit(request: ToolActionRequest): Promise<AdmitResult> {

@@ -11,6 +11,7 @@ import {
   type AdmissionContext,
   type InvocationEvent,
   type InvocationState,
+  type OuterAction,
   type ResolvedEffect,
 } from '../../domain/invocation';
 import {
@@ -34,7 +35,7 @@ import {
   type InvocationAggregate,
   type SchedulerAggregate,
 } from './aggregates';
-import { LocalInvocationPort } from './invocation-port';
+import { LocalInvocationPort, type PortEventListener } from './invocation-port';
 import { operationInInvocation, outerOperationOfAttempt, parentOperationOf, type OperationStatus } from './operations';
 import type { OuterActionRequest, ParticipantRuntime, ParticipantSnapshot } from './participant-runtime';
 import type { InvocationToolActionPort } from './port';
@@ -114,6 +115,8 @@ interface PolicyParticipant {
   readonly schedulerPolicy: SchedulerPolicy;
   readonly scheduler: SchedulerAggregate;
   admissionContext: AdmissionContext | undefined;
+  /** One outer action per action contract, shared by the open invocations that perform it. */
+  readonly outerActions: Map<string, OuterAction>;
 }
 
 const schedulerPolicyOf = (policy: CompiledPolicy, participantAddress: string): SchedulerPolicy | undefined => {
@@ -175,6 +178,8 @@ export class RuntimeManager {
   private driver: NodeJS.Timeout | undefined;
   private driverStopped = true;
   private readonly openInvocations: OpenInvocationsIndex | undefined;
+  /** One listener for every port (a closure per port would be held by each open invocation). */
+  private readonly portListener: PortEventListener | undefined;
 
   constructor(private readonly options: RuntimeManagerOptions) {
     this.registration = registerRuntime(options.runtime, options.manifest, options.compiled);
@@ -182,6 +187,8 @@ export class RuntimeManager {
       throw new RegistrationRefused(this.registration.diagnostics);
     }
     this.crossingPolicyInstalled = options.crossingPolicyInstalled ?? false;
+    const onProgress = options.onProgress;
+    this.portListener = onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress);
     this.openInvocations =
       options.openInvocations ?? (options.views === undefined ? undefined : openInvocationsIndex(options.store, options.views));
     for (const policy of options.compiled.policies) {
@@ -193,6 +200,7 @@ export class RuntimeManager {
           schedulerPolicy,
           scheduler: schedulerAggregate(options.store, policy.address, participant),
           admissionContext: undefined,
+          outerActions: new Map(),
         });
       }
     }
@@ -408,6 +416,26 @@ export class RuntimeManager {
     return entry.admissionContext;
   }
 
+  /** The outer action of a request; requests of one policy-participant and contract differ in nothing else here. */
+  private outerActionOf(entry: PolicyParticipant, request: OuterActionRequest): OuterAction {
+    const found = entry.outerActions.get(request.action_contract_address);
+    if (
+      found !== undefined &&
+      found.observation_boundary_address === request.observation_boundary_address &&
+      found.target_addresses === request.target_addresses
+    ) {
+      return found;
+    }
+    const outerAction: OuterAction = {
+      action_contract_address: request.action_contract_address,
+      observation_boundary_address: request.observation_boundary_address,
+      target_addresses: request.target_addresses,
+      actor_provenance: this.actorProvenance(entry),
+    };
+    entry.outerActions.set(request.action_contract_address, outerAction);
+    return outerAction;
+  }
+
   private actorProvenance(entry: PolicyParticipant): string {
     const implementation = findImplementation(this.options.manifest, entry.policy.implementationRef);
     return implementation === undefined ? actorProvenance(entry.policy.implementationRef, 'unversioned') : actorProvenanceOf(implementation);
@@ -434,12 +462,7 @@ export class RuntimeManager {
       type: 'OpenInvocation',
       at: this.now(),
       portValues,
-      outerAction: {
-        action_contract_address: request.action_contract_address,
-        observation_boundary_address: request.observation_boundary_address,
-        target_addresses: request.target_addresses,
-        actor_provenance: this.actorProvenance(entry),
-      },
+      outerAction: this.outerActionOf(entry, request),
       admissionContext: this.admissionContextOf(entry),
     });
     if (opened.kind !== 'accepted') {
@@ -449,8 +472,7 @@ export class RuntimeManager {
     this.running.set(invocationId, aggregate);
     this.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
     // The port reports to the progress callback directly: it holds nothing of the manager.
-    const onProgress = this.options.onProgress;
-    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, (events) => reportToolProgress(events, onProgress));
+    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, this.portListener);
     const remote = this.options.remotePorts?.grant(port);
     if (remote !== undefined) port.remote = remote;
     const attached: AttachedPort = port;

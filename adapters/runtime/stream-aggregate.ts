@@ -7,7 +7,7 @@ import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../eve
  * against the held state, appended with the expected revision (one durable write), and folded in.
  * A version conflict re-reads the stream from the held revision, re-folds and decides again; a
  * storage failure becomes a value the caller turns into its own refusal. Commands on one stream run
- * one after another (a promise chain); different streams run concurrently.
+ * one after another; different streams run concurrently.
  */
 
 export interface StreamDecider<S, C, V, R> {
@@ -23,6 +23,16 @@ export interface EventCodec<V> {
   readonly fromRecorded: (recorded: RecordedEvent) => V | string;
 }
 
+/**
+ * What every aggregate of one kind shares: its decider, its codec, and how its stream is named from
+ * its key. An aggregate holds only its key (a string the caller holds anyway), not its stream name.
+ */
+export interface AggregateKind<S, C, V, R> {
+  readonly streamOf: (key: string) => string;
+  readonly decider: StreamDecider<S, C, V, R>;
+  readonly codec: EventCodec<V>;
+}
+
 export type Handled<S, V, R> =
   | { readonly kind: 'accepted'; readonly events: readonly V[]; readonly state: S }
   | { readonly kind: 'refused'; readonly refusal: R; readonly state: S }
@@ -35,24 +45,31 @@ type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; read
  * the same decision carries the same ids (the store treats it as done); another writer's different
  * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
  */
-export const eventId = (stream: string, revision: bigint, type: string, data: JsonValue): string =>
+export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
   `${stream}@${revision}:${createHash('sha256').update(type).update('\n').update(JSON.stringify(data)).digest('hex').slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
 export class StreamAggregate<S, C, V, R> {
   private held: S;
-  /** Revision of the last event folded in; -1 when the stream is empty. */
-  private revision = -1n;
-  private tail: Promise<unknown> = Promise.resolve();
+  /**
+   * Revision of the last event folded in; -1 when the stream is empty. A number, not a bigint: a
+   * small integer is stored in the object itself, a bigint is one more heap object per aggregate.
+   */
+  private revision = -1;
+  /** The last command queued while one runs; undefined when idle, so an idle aggregate holds no promise. */
+  private tail: Promise<unknown> | undefined = undefined;
 
   constructor(
-    readonly stream: string,
+    readonly key: string,
     private readonly store: EventStore,
-    private readonly decider: StreamDecider<S, C, V, R>,
-    private readonly codec: EventCodec<V>,
+    private readonly kind: AggregateKind<S, C, V, R>,
   ) {
-    this.held = decider.initialState();
+    this.held = kind.decider.initialState();
+  }
+
+  get stream(): string {
+    return this.kind.streamOf(this.key);
   }
 
   get state(): S {
@@ -61,51 +78,67 @@ export class StreamAggregate<S, C, V, R> {
 
   /** Reads and folds the stream from where the held state stopped. */
   async load(): Promise<Loaded> {
-    const read = await this.store.readStream(this.stream, { fromRevision: this.revision + 1n });
+    const stream = this.stream;
+    const read = await this.store.readStream(stream, { fromRevision: BigInt(this.revision + 1) });
     if (read.kind === 'storage_failure') return { kind: 'unavailable', reason: read.reason };
+    const { decider, codec } = this.kind;
+    let state = this.held;
     for (const recorded of read.events) {
-      const event = this.codec.fromRecorded(recorded);
+      const event = codec.fromRecorded(recorded);
       if (typeof event === 'string') {
-        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${this.stream}': ${event}` };
+        this.held = state;
+        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${stream}': ${event}` };
       }
-      this.held = this.decider.evolve(this.held, event);
-      this.revision = recorded.revision;
+      state = decider.evolve(state, event);
+      this.revision = Number(recorded.revision);
     }
+    this.held = state;
     return { kind: 'loaded' };
   }
 
   /** Runs the command after every command handed in before it has finished. */
   handle(command: C): Promise<Handled<S, V, R>> {
-    const run = this.tail.then(() => this.execute(command));
-    this.tail = run.catch(() => undefined);
+    const previous = this.tail;
+    const run = previous === undefined ? this.execute(command) : previous.then(() => this.execute(command));
+    const settled: Promise<unknown> = run.then(
+      () => this.release(settled),
+      () => this.release(settled),
+    );
+    this.tail = settled;
     return run;
   }
 
+  private release(settled: Promise<unknown>): void {
+    if (this.tail === settled) this.tail = undefined;
+  }
+
   private async execute(command: C): Promise<Handled<S, V, R>> {
+    const { decider, codec } = this.kind;
+    const stream = this.stream;
     for (let attempt = 0; ; attempt++) {
-      const decision = this.decider.decide(command, this.held);
+      const decision = decider.decide(command, this.held);
       if (decision._tag === 'Left') return { kind: 'refused', refusal: decision.left, state: this.held };
       const events = decision.right;
       if (events.length === 0) return { kind: 'accepted', events, state: this.held };
       const toAppend: EventToAppend[] = [];
       for (let i = 0; i < events.length; i++) {
         const event = events[i] as V;
-        const type = this.codec.typeOf(event);
-        const data = this.codec.toData(event);
-        toAppend.push({ id: eventId(this.stream, this.revision + 1n + BigInt(i), type, data), type, data });
+        const type = codec.typeOf(event);
+        const data = codec.toData(event);
+        toAppend.push({ id: eventId(stream, this.revision + 1 + i, type, data), type, data });
       }
-      const expectedRevision = this.revision < 0n ? 'no_stream' : this.revision;
-      const appended = await this.store.append(this.stream, toAppend, { expectedRevision });
+      const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
+      const appended = await this.store.append(stream, toAppend, { expectedRevision });
       if (appended.kind === 'appended') {
         let state = this.held;
-        for (const event of events) state = this.decider.evolve(state, event);
+        for (const event of events) state = decider.evolve(state, event);
         this.held = state;
-        this.revision = appended.nextExpectedRevision;
+        this.revision = Number(appended.nextExpectedRevision);
         return { kind: 'accepted', events, state };
       }
       if (appended.kind === 'storage_failure') return { kind: 'unavailable', reason: appended.reason, state: this.held };
       if (attempt >= MAX_CONFLICT_RETRIES) {
-        return { kind: 'unavailable', reason: `stream '${this.stream}' kept changing under ${attempt + 1} appends`, state: this.held };
+        return { kind: 'unavailable', reason: `stream '${stream}' kept changing under ${attempt + 1} appends`, state: this.held };
       }
       const reloaded = await this.load();
       if (reloaded.kind === 'unavailable') return { kind: 'unavailable', reason: reloaded.reason, state: this.held };

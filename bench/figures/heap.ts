@@ -25,6 +25,16 @@ const heapAfterGc = (): number => {
   return process.memoryUsage().heapUsed;
 };
 
+/**
+ * Checks the command results in a frame of its own: an array awaited in the figure's own frame would
+ * stay reachable from it while the heap is measured, and count the results as held.
+ */
+const allAccepted = async (results: readonly Promise<{ readonly kind: string }>[]): Promise<void> => {
+  for (const outcome of await Promise.all(results)) {
+    if (outcome.kind !== 'accepted') throw new Error(`opening an invocation failed: ${outcome.kind}`);
+  }
+};
+
 export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
   const count = quick ? 2_000 : 10_000;
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-heap-'));
@@ -40,15 +50,26 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
     const baselineBytes = (heapAfterGc() - baselineBefore) / count;
 
     progress(`heap: opening ${count.toLocaleString('en-US')} invocations`);
-    const held: { aggregate: InvocationAggregate; port: LocalInvocationPort }[] = [];
+    // The manager keeps aggregates by id and the harness keeps its port: two references, no holder object.
+    const aggregates: InvocationAggregate[] = [];
+    const ports: LocalInvocationPort[] = [];
+    // As the manager does: one outer action per policy-participant and contract, shared by its invocations.
+    const outerAction = {
+      action_contract_address: PORTAL_CLIENT.action_contract_address,
+      observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
+      target_addresses: PORTAL_CLIENT.target_addresses,
+      actor_provenance: 'participant-implementation:participant-agent-runner@1.0.0',
+    };
+    // The participant's address is the policy's string, as in the scheduler's requests, not a copy each.
+    const participant = participantOf(0);
     const before = heapAfterGc();
-    const opened = [];
+    const opened: Promise<{ readonly kind: string }>[] = [];
     for (let i = 0; i < count; i++) {
-      const invocationId = `${POLICY}:${participantOf(0)}:${i + 1}`;
+      const invocationId = `${POLICY}:${participant}:${i + 1}`;
       const aggregate = invocationAggregate(store, invocationId);
       const portValues = {
         invocation_action_instance_id: invocationId,
-        participant_address: participantOf(0),
+        participant_address: participant,
         episode_id: 'episode-bench',
         participant_implementation_ref: 'participant-agent-runner',
         execution_scope_ref: POLICY,
@@ -60,24 +81,18 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
           type: 'OpenInvocation',
           at: clock().toISOString(),
           portValues,
-          outerAction: {
-            action_contract_address: PORTAL_CLIENT.action_contract_address,
-            observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-            target_addresses: PORTAL_CLIENT.target_addresses,
-            actor_provenance: 'participant-implementation:participant-agent-runner@1.0.0',
-          },
+          outerAction,
           admissionContext: context,
         }),
       );
       opened.push(aggregate.handle({ type: 'ActivateInvocation', at: clock().toISOString() }));
-      held.push({ aggregate, port: new LocalInvocationPort(portValues, aggregate, clock, undefined) });
+      aggregates.push(aggregate);
+      ports.push(new LocalInvocationPort(portValues, aggregate, clock, undefined));
     }
-    for (const outcome of await Promise.all(opened)) {
-      if (outcome.kind !== 'accepted') throw new Error(`opening an invocation failed: ${outcome.kind}`);
-    }
+    await allAccepted(opened);
     opened.length = 0; // the command results are the caller's, not what the engine holds
     const perInvocation = (heapAfterGc() - before) / count;
-    if (held.length !== count || ids.size !== count) throw new Error('the held invocations were lost');
+    if (aggregates.length !== count || ports.length !== count || ids.size !== count) throw new Error('the held invocations were lost');
     return {
       figure: 'heap',
       title: 'Heap per open invocation (aggregate + folded state + port, after GC)',

@@ -198,8 +198,13 @@ const evolveClosed = (state: OpenedInvocation, event: InvocationClosed): OpenedI
     state.unresolvedIndeterminateCount,
   );
 
-/** Shared by every invocation before its first admission; admissions copy it, never write to it. */
+/**
+ * Shared by every invocation before its first admission (admissions copy them, never write to them),
+ * so an open invocation without tool actions holds no maps or arrays of its own.
+ */
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map();
+const NO_TOOL_ACTIONS: readonly ToolActionRecord[] = Object.freeze([]);
+const INACTIVE: InvocationLifecycle = Object.freeze({ status: 'inactive' });
 
 /**
  * Folds one event into the state. Events were decided against the state they follow, so evolve
@@ -216,8 +221,8 @@ export const evolve = (state: InvocationState, event: InvocationEvent): Invocati
       outerAction: event.outer_action,
       admissionContext: event.admission_context,
       index: indexAdmissionContext(event.admission_context),
-      lifecycle: { status: 'inactive' },
-      toolActions: [],
+      lifecycle: INACTIVE,
+      toolActions: NO_TOOL_ACTIONS,
       positionByToolCallId: NO_POSITIONS,
       positionByActionId: NO_POSITIONS,
       openCount: 0,
