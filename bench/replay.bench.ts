@@ -14,7 +14,7 @@ import { invocationDecider, type InvocationCommand, type InvocationEvent, type I
 import { schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
 import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
-import { prepareDatabase } from '../adapters/event-store/sqlite/schema';
+import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
 import { ProjectionRunner, type Projection } from '../projections/runner';
 import { participantHistoryProjection, storedHistory } from '../projections/participant-history';
 import { openViewsDatabase } from '../projections/views-database';
@@ -158,7 +158,10 @@ export const fillStore = (path: string, target: number): number => {
   const db = new BetterSqlite3(path);
   prepareDatabase(db, 5000);
   db.pragma('synchronous = OFF');
-  const insert = db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, NULL, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (stream, stream_id, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+  );
+  const streamId = streamIdLookup(db);
   const template = templateAttempt();
   const templateInvocation = outerActionInstanceId(POLICY, TEMPLATE_PARTICIPANT, 1);
   const perAttempt = template.scheduler.length + template.invocation.length + template.finish.length;
@@ -172,7 +175,7 @@ export const fillStore = (path: string, target: number): number => {
     const stream = event.stream.split(templateInvocation).join(invocationId).split(TEMPLATE_PARTICIPANT).join(participant);
     const revision = revisions.get(stream) ?? 0;
     revisions.set(stream, revision + 1);
-    insert.run(stream, revision, `e${++eventId}`, event.type, data, now);
+    insert.run(stream, streamId(stream), revision, `e${++eventId}`, event.type, data, now);
     written++;
   };
   const writeGroup = db.transaction((first: number, count: number) => {

@@ -19,8 +19,10 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../port';
-import { GroupCommitWriter } from './group-commit';
+import type { AppendWriter } from './append-queue';
+import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';
+import { WorkerWriter } from './worker-writer';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
@@ -58,11 +60,17 @@ const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   recordedAt: new Date(row.recorded_at),
 });
 
-/** The embedded default store: one SQLite file, group-committed appends, several processes allowed. */
+const IN_MEMORY = ':memory:';
+
+/**
+ * The embedded default store: one SQLite file, group-committed appends, several processes allowed.
+ * Appends are written by a writer thread with its own connection (an in-memory database, which no
+ * other connection can see, is written on this thread); reads and checkpoints use `database`.
+ */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   readonly checkpoints: SqliteCheckpointStore;
-  private readonly writer: GroupCommitWriter;
+  private readonly writer: AppendWriter;
   private readonly listeners = new Set<() => void>();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectAll: Statement<[number, number], EventRow>;
@@ -72,11 +80,17 @@ export class SqliteEventStore implements EventStore {
   constructor(
     readonly database: Database,
     private readonly pollIntervalMs: number,
+    busyTimeoutMs: number,
   ) {
     this.checkpoints = new SqliteCheckpointStore(database);
-    this.writer = new GroupCommitWriter(database, () => this.listeners.forEach((listener) => listener()));
+    const onCommitted = () => this.listeners.forEach((listener) => listener());
+    this.writer =
+      database.memory || database.name === IN_MEMORY || database.name === ''
+        ? new InThreadWriter(database, onCommitted)
+        : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted });
     this.selectStream = database.prepare<[string, number, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
+        'AND revision >= ? ORDER BY revision LIMIT ?',
     );
     this.selectAll = database.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
@@ -124,7 +138,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.writer.flush();
+    await this.writer.close();
     this.listeners.clear();
     this.database.close();
   }
@@ -133,10 +147,11 @@ export class SqliteEventStore implements EventStore {
 /** Opens (creating it and its folder when missing) the SQLite file at `options.path`. */
 export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
   try {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== IN_MEMORY) mkdirSync(dirname(options.path), { recursive: true });
     const database = new BetterSqlite3(options.path);
-    prepareDatabase(database, options.busyTimeoutMs ?? 5000);
-    return new SqliteEventStore(database, options.pollIntervalMs ?? 200);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    prepareDatabase(database, busyTimeoutMs);
+    return new SqliteEventStore(database, options.pollIntervalMs ?? 200, busyTimeoutMs);
   } catch (error) {
     return storageFailure(`opening the SQLite event store at '${options.path}' failed: ${describeError(error)}`);
   }

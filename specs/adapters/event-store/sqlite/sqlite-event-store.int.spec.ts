@@ -41,7 +41,10 @@ describe('sqlite event store', () => {
     await store.append('s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
     expect(() =>
       store.database
-        .prepare("INSERT INTO events (stream, revision, id, type, data, recorded_at) VALUES ('s', 0, 'b', 'T', '{}', 0)")
+        .prepare(
+          "INSERT INTO events (stream, stream_id, revision, id, type, data, recorded_at) " +
+            "SELECT 's', id, 0, 'b', 'T', '{}', 0 FROM streams WHERE name = 's'",
+        )
         .run(),
     ).toThrow(/UNIQUE/);
     await store.close();
@@ -66,8 +69,9 @@ describe('sqlite event store', () => {
 
   it('reports a storage failure, not an exception, and writes no part of the failed append', async () => {
     const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    // A trigger in the file (not TEMP): the writer thread's connection must see it.
     store.database.exec(
-      "CREATE TEMP TRIGGER refuse AFTER INSERT ON events WHEN NEW.id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+      "CREATE TRIGGER refuse AFTER INSERT ON events WHEN NEW.id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
     );
     const [broken, fine] = await Promise.all([
       store.append('broken', [{ id: 'a', type: 'T', data: {} }, { id: 'poison', type: 'T', data: {} }], { expectedRevision: 'any' }),

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision } from '../port';
+import type { AppendOutcome, AppendRequest } from './append-batch';
+import { settleAppends, toAppendRequest, type AppendWriter, type PendingAppend } from './append-queue';
+
+/** What the writer thread (writer-thread.js) sends back. */
+type WriterMessage =
+  | { readonly kind: 'written'; readonly messages: number; readonly outcomes: readonly AppendOutcome[] }
+  | { readonly kind: 'unavailable'; readonly reason: string }
+  | { readonly kind: 'closed' };
+
+const WRITER_THREAD = join(__dirname, 'writer-thread.js');
+
+export type WorkerWriterOptions = {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+  readonly onCommitted: () => void;
+};
+
+/**
+ * Group commit in a writer thread that owns the write connection, so this thread decides the next calls
+ * while the last group commits. Appends requested in one turn of the event loop go to the thread in one
+ * message; the thread writes every message that arrived while it was committing in one transaction, and
+ * a caller's promise resolves only when the thread reports its transaction committed. The thread is
+ * unreferenced while nothing is in flight, so an idle store does not keep the process alive.
+ */
+export class WorkerWriter implements AppendWriter {
+  private readonly worker: Worker;
+  private queue: PendingAppend[] = [];
+  private scheduled = false;
+  /** Messages sent and not yet written, oldest first, each its appends in order. */
+  private readonly inFlight: PendingAppend[][] = [];
+  private unavailable: string | undefined;
+  private closing: Promise<void> | undefined;
+  private closed: (() => void) | undefined;
+
+  constructor(private readonly options: WorkerWriterOptions) {
+    this.worker = new Worker(WRITER_THREAD, { workerData: { path: options.path, busyTimeoutMs: options.busyTimeoutMs } });
+    this.worker.unref();
+    this.worker.on('message', (message: WriterMessage) => this.received(message));
+    this.worker.on('error', (error) => this.fail(`the SQLite writer thread failed: ${error.message}`));
+    this.worker.on('exit', (code) => {
+      this.fail(`the SQLite writer thread exited (code ${code})`);
+      this.closed?.();
+    });
+  }
+
+  enqueue(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (this.unavailable !== undefined) return Promise.resolve(storageFailure(this.unavailable));
+    const request = toAppendRequest(stream, events, expectedRevision);
+    if ('kind' in request) return Promise.resolve(request);
+    return new Promise<AppendResult>((resolve) => {
+      this.queue.push({ request, expectedRevision, resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.send());
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing;
+    this.send();
+    this.closing = new Promise<void>((resolve) => {
+      this.closed = resolve;
+      if (this.unavailable !== undefined) {
+        void this.worker.terminate();
+        return;
+      }
+      this.worker.ref();
+      this.worker.postMessage({ kind: 'close' });
+    });
+    return this.closing;
+  }
+
+  private send(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    this.queue = [];
+    if (this.unavailable !== undefined) {
+      for (const append of batch) append.resolve(storageFailure(this.unavailable));
+      return;
+    }
+    const appends = new Array<AppendRequest>(batch.length);
+    for (let index = 0; index < batch.length; index += 1) appends[index] = batch[index]!.request;
+    if (this.inFlight.length === 0) this.worker.ref();
+    this.inFlight.push(batch);
+    this.worker.postMessage({ kind: 'append', appends });
+  }
+
+  private received(message: WriterMessage): void {
+    switch (message.kind) {
+      case 'written': {
+        const written = this.inFlight.splice(0, message.messages);
+        if (this.inFlight.length === 0 && this.closing === undefined) this.worker.unref();
+        const pending = written.length === 1 ? written[0]! : written.flat();
+        if (settleAppends(pending, message.outcomes)) this.options.onCommitted();
+        return;
+      }
+      case 'unavailable':
+        this.fail(`the SQLite event store at '${this.options.path}' cannot be written: ${message.reason}`);
+        return;
+      case 'closed':
+        void this.worker.terminate();
+        return;
+    }
+  }
+
+  /** From now on every append fails with `reason`, those in flight included: none of them is known to be written. */
+  private fail(reason: string): void {
+    if (this.unavailable === undefined) this.unavailable = reason;
+    const lost = this.inFlight.splice(0, this.inFlight.length);
+    for (const batch of lost) for (const append of batch) append.resolve(storageFailure(reason));
+    const queued = this.queue;
+    this.queue = [];
+    for (const append of queued) append.resolve(storageFailure(reason));
+  }
+}

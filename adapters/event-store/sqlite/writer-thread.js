@@ -1,0 +1,64 @@
+'use strict';
+/**
+ * The SQLite store's writer thread: it owns the write connection, so a COMMIT and its fsync block this
+ * thread, not the one deciding the next calls. Appends arrive in messages of one or more; every append
+ * that arrived while the last transaction was committing is written by the next one (the group grows
+ * with load), and the outcomes go back only after COMMIT has returned. Plain CommonJS: Node loads it as
+ * it is, under any TypeScript loader or none. Protocol: writer-protocol.ts.
+ */
+const { parentPort, workerData } = require('node:worker_threads');
+const BetterSqlite3 = require('better-sqlite3');
+const { AppendBatchWriter } = require('./append-batch');
+
+const describeError = (error) => (error instanceof Error ? error.message : String(error));
+
+let db;
+let writer;
+try {
+  db = new BetterSqlite3(workerData.path);
+  // The same per-connection settings as prepareConnection in schema.ts; the file is prepared already.
+  db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
+  db.pragma('synchronous = FULL');
+  writer = new AppendBatchWriter(db);
+} catch (error) {
+  if (db !== undefined && db.open) db.close();
+  db = undefined;
+  parentPort.postMessage({ kind: 'unavailable', reason: `opening the writer connection failed: ${describeError(error)}` });
+}
+
+let queued = [];
+let messages = 0;
+let scheduled = false;
+let closing = false;
+
+const writeQueued = () => {
+  scheduled = false;
+  if (messages > 0) {
+    const appends = queued;
+    const count = messages;
+    queued = [];
+    messages = 0;
+    const outcomes = writer.write(appends);
+    parentPort.postMessage({ kind: 'written', messages: count, outcomes });
+  }
+  if (closing) {
+    db.close();
+    db = undefined;
+    parentPort.postMessage({ kind: 'closed' });
+  }
+};
+
+parentPort.on('message', (message) => {
+  if (db === undefined) return;
+  if (message.kind === 'append') {
+    for (let index = 0; index < message.appends.length; index += 1) queued.push(message.appends[index]);
+    messages += 1;
+  } else if (message.kind === 'close') {
+    closing = true;
+  }
+  // Messages already waiting are all delivered before an immediate runs, so they share one transaction.
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(writeQueued);
+  }
+});
