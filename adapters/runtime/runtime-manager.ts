@@ -311,7 +311,7 @@ export class RuntimeManager {
       const event = schedulerEventCodec.fromRecorded(recorded);
       if (typeof event !== 'string') events.push(event);
     }
-    return outerOperationOfAttempt(events, operationId);
+    return outerOperationOfAttempt(events, operationId, this.options.episodeId);
   }
 
   /** An operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */

@@ -113,7 +113,7 @@ describe('the port around admitAction', () => {
     const types = await eventTypes(store, invocationStream(INVOCATION));
     expect(types.filter((t) => t === 'ToolActionSettled')).toHaveLength(2);
     expect(types[types.length - 1]).toBe('InvocationClosed');
-    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'consumed' });
+    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', settlement: 'threw', attempt_outcome: 'consumed' });
     expect(await manager.getOperation(`${INVOCATION}:tool=1`)).toMatchObject({ settlement: 'completed', parent_operation_id: INVOCATION });
     const scheduler = await store.readStream(schedulerStream(POLICY, PARTICIPANT));
     const finished = scheduler.kind === 'read' ? scheduler.events.find((e) => e.type === 'AttemptFinished') : undefined;
@@ -133,8 +133,8 @@ describe('the port around admitAction', () => {
     await manager.start();
     await manager.advance(1);
     const outer = await manager.getOperation(INVOCATION);
-    expect(outer).toMatchObject({ state: 'consumed' });
-    expect(outer?.diagnostics[0]?.reason).toMatch(/observation_point/);
+    expect(outer).toMatchObject({ state: 'settled', settlement: 'invalid_result', attempt_outcome: 'consumed' });
+    expect(outer?.diagnostics?.[0]?.reason).toMatch(/observation_point/);
     expect(await manager.getOperation(`${INVOCATION}:tool=1`)).toMatchObject({ settlement: 'completed' });
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', stoppedBy: { reason: 'failure_policy' } });
   });
@@ -177,7 +177,12 @@ describe('the claim', () => {
     expect(seen).toEqual([undefined]);
     expect(attach).not.toHaveBeenCalled();
     expect(await eventTypes(store, invocationStream(INVOCATION))).toEqual([]);
-    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'failed', parent_operation_id: null });
+    expect(await manager.getOperation(INVOCATION)).toMatchObject({
+      state: 'settled',
+      attempt_outcome: 'failed',
+      episode_id: 'episode-1',
+      parent_operation_id: null,
+    });
   });
 
   it('refuses a claimed registration of a runtime without attachInvocationToolActions, naming the method', () => {
@@ -194,7 +199,19 @@ describe('operations', () => {
   ) as Record<string, unknown>;
   const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
   const baseFields = (status: OperationStatus) => {
-    const { parent_operation_id: _parent, settlement: _settlement, ...base } = status;
+    const {
+      operation_kind: _kind,
+      parent_operation_id: _parent,
+      settlement: _settlement,
+      participant_address: _participant,
+      episode_id: _episode,
+      action_contract_address: _contract,
+      tool_call_id: _toolCall,
+      admission_ordinal: _ordinal,
+      attempt_outcome: _outcome,
+      resolution: _resolution,
+      ...base
+    } = status;
     return base;
   };
 
@@ -220,12 +237,21 @@ describe('operations', () => {
     await manager.resolve(`${INVOCATION}:tool=1`, 'happened', 'content.participant-observation');
     seen.resolved = await manager.getOperation(`${INVOCATION}:tool=1`);
 
-    expect(seen.outerRunning).toMatchObject({ operation_id: INVOCATION, state: 'running', parent_operation_id: null, settlement: null });
+    expect(seen.outerRunning).toMatchObject({ operation_id: INVOCATION, state: 'dispatched', parent_operation_id: null, settlement: null });
     expect(seen.admitted).toMatchObject({ state: 'admitted', parent_operation_id: INVOCATION, settlement: null });
     expect(seen.dispatched).toMatchObject({ state: 'dispatched', settlement: null });
     expect(seen.settled).toMatchObject({ state: 'settled', settlement: 'indeterminate', diagnostics: [{ reason: 'timeout' }] });
-    expect(seen.outerDone).toMatchObject({ state: 'failed', domain: 'participant-autonomous-execution' });
-    expect(seen.resolved).toMatchObject({ state: 'resolved', settlement: 'indeterminate' });
+    expect(seen.outerDone).toMatchObject({
+      state: 'settled',
+      settlement: 'returned',
+      attempt_outcome: 'failed',
+      domain: 'participant-invocation-tool-actions/v1',
+    });
+    expect(seen.resolved).toMatchObject({
+      state: 'settled',
+      settlement: 'indeterminate',
+      resolution: { effect: 'happened', evidence_ref: 'content.participant-observation' },
+    });
     for (const status of Object.values(seen)) {
       expect(status).toBeDefined();
       expect(validate(baseFields(status!))).toBe(true);

@@ -6,19 +6,14 @@ import { errorsOf, validators } from '../../projections/support/schemas';
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 
 /**
- * Known gap, written down as an `it.failing` spec: the runtime manager's getOperation
- * (adapters/runtime/operations.ts) answers in its own vocabulary (states running, succeeded,
- * resolved...; domain participant-invocation-tool-action; no operation_kind, tool_call_id,
- * resolution...), while `raes-tools operations get` reads the operations view, whose shape is
- * schemas/invocation-operation-status-v1.json and docs/decisions.md "Operation states". One operation
- * should have one shape. When operations.ts answers in the view's shape, this spec fails: turn
- * `it.failing` into `it`.
+ * One operation has one shape: the runtime manager's live getOperation answers like the operations
+ * view that `raes-tools operations get` reads (schemas/invocation-operation-status-v1.json).
  */
 
 const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
 
 describe("the runtime manager's getOperation", () => {
-  it.failing('answers in the shape of schemas/invocation-operation-status-v1.json, like the operations view', async () => {
+  it('answers in the shape of schemas/invocation-operation-status-v1.json, like the operations view', async () => {
     const manager = new RuntimeManager({
       compiled: compiledScenario(),
       manifest: manifest(),

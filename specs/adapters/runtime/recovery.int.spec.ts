@@ -79,8 +79,10 @@ describe('recovery after a restart', () => {
     expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'withheld' });
     expect(await second.manager.getOperation(tool(3))).toMatchObject({ settlement: 'indeterminate' });
     expect(await second.manager.getOperation(INVOCATION)).toMatchObject({
-      state: 'consumed',
-      diagnostics: [{ reason: 'closed by recovery after a restart' }],
+      state: 'settled',
+      settlement: 'threw',
+      attempt_outcome: 'consumed',
+      diagnostics: [{ reason: 'recovered after a restart' }],
     });
     expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({
       status: 'stopped',
@@ -124,7 +126,7 @@ describe('recovery after a restart', () => {
 
     await manager.start();
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', inFlight: new Map() });
-    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'consumed' });
+    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
     expect(manager.tick).toBe(0);
   });
 });
