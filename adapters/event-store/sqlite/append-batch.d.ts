@@ -30,3 +30,16 @@ export declare class AppendBatchWriter {
   /** Writes `appends` in one transaction; returns one outcome per append, in order, after COMMIT. */
   write(appends: readonly AppendRequest[]): AppendOutcome[];
 }
+
+/** Appends flattened for the writer thread: see decodeAppends. */
+export type FlatAppends = (string | number | null)[];
+
+export declare const APPENDED: 0;
+export declare const CONFLICT: 1;
+export declare const FAILED: 2;
+
+/** Outcomes flattened for the way back: see encodeOutcomes. */
+export type FlatOutcomes = { readonly codes: Float64Array; readonly reasons: readonly string[] };
+
+export declare const decodeAppends: (flat: FlatAppends, into: AppendRequest[]) => AppendRequest[];
+export declare const encodeOutcomes: (outcomes: readonly AppendOutcome[]) => FlatOutcomes;

@@ -175,4 +175,56 @@ class AppendBatchWriter {
   }
 }
 
-module.exports = { AppendBatchWriter, NO_STREAM };
+/**
+ * The appends of a message, from their flat form: per append its stream, expected revision and event
+ * count, then per event its id, type, data and metadata (see encodeAppends in append-queue.ts). A flat
+ * array of strings and numbers costs the structured clone between threads much less than objects.
+ */
+const decodeAppends = (flat, into) => {
+  let at = 0;
+  while (at < flat.length) {
+    const stream = flat[at];
+    const expected = flat[at + 1];
+    const count = flat[at + 2];
+    at += 3;
+    const events = new Array(count);
+    for (let index = 0; index < count; index += 1) {
+      events[index] = { id: flat[at], type: flat[at + 1], data: flat[at + 2], metadata: flat[at + 3] };
+      at += 4;
+    }
+    into.push({ stream, expected, events });
+  }
+  return into;
+};
+
+const APPENDED = 0;
+const CONFLICT = 1;
+const FAILED = 2;
+
+/**
+ * Outcomes in flat form: three numbers each (kind, then next revision and position, or the actual
+ * revision, or the index of the failure's reason in `reasons`).
+ */
+const encodeOutcomes = (outcomes) => {
+  const codes = new Float64Array(outcomes.length * 3);
+  const reasons = [];
+  for (let index = 0; index < outcomes.length; index += 1) {
+    const outcome = outcomes[index];
+    const at = index * 3;
+    if (outcome.kind === 'appended') {
+      codes[at] = APPENDED;
+      codes[at + 1] = outcome.next;
+      codes[at + 2] = outcome.position;
+    } else if (outcome.kind === 'version_conflict') {
+      codes[at] = CONFLICT;
+      codes[at + 1] = outcome.actual;
+    } else {
+      codes[at] = FAILED;
+      codes[at + 1] = reasons.length;
+      reasons.push(outcome.reason);
+    }
+  }
+  return { codes, reasons };
+};
+
+module.exports = { AppendBatchWriter, NO_STREAM, decodeAppends, encodeOutcomes, APPENDED, CONFLICT, FAILED };

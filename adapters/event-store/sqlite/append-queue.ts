@@ -1,9 +1,19 @@
-import { describeError, storageFailure, type AppendResult, type StorageFailure, type EventToAppend, type ExpectedRevision } from '../port';
-import { NO_STREAM, type AppendOutcome, type AppendRequest, type WireEvent } from './append-batch';
+import { describeError, storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision, type StorageFailure } from '../port';
+import {
+  APPENDED,
+  CONFLICT,
+  NO_STREAM,
+  type AppendOutcome,
+  type AppendRequest,
+  type FlatAppends,
+  type FlatOutcomes,
+  type WireEvent,
+  type WireExpectedRevision,
+} from './append-batch';
 
-/** An append waiting for its outcome: what the writer gets, and what its caller is told. */
+/** An append waiting for its outcome: what its caller asked and how to tell it. */
 export type PendingAppend = {
-  readonly request: AppendRequest;
+  readonly stream: string;
   readonly expectedRevision: ExpectedRevision;
   readonly resolve: (result: AppendResult) => void;
 };
@@ -15,12 +25,18 @@ export interface AppendWriter {
   close(): Promise<void>;
 }
 
+const toWireExpected = (expected: ExpectedRevision): WireExpectedRevision =>
+  typeof expected === 'string' ? expected : Number(expected);
+
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
   type: event.type,
   data: JSON.stringify(event.data),
   metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata),
 });
+
+const unstorable = (stream: string, error: unknown): StorageFailure =>
+  storageFailure(`appending to '${stream}' failed: ${describeError(error)}`);
 
 /** The append as the writer takes it, or why its events cannot be stored (data JSON cannot hold). */
 export const toAppendRequest = (
@@ -29,27 +45,48 @@ export const toAppendRequest = (
   expected: ExpectedRevision,
 ): AppendRequest | StorageFailure => {
   try {
-    return { stream, expected: typeof expected === 'string' ? expected : Number(expected), events: events.map(toWireEvent) };
+    return { stream, expected: toWireExpected(expected), events: events.map(toWireEvent) };
   } catch (error) {
-    return storageFailure(`appending to '${stream}' failed: ${describeError(error)}`);
+    return unstorable(stream, error);
   }
 };
 
-export const toAppendResult = (outcome: AppendOutcome, pending: PendingAppend): AppendResult => {
-  switch (outcome.kind) {
-    case 'appended':
-      return { kind: 'appended', nextExpectedRevision: BigInt(outcome.next), lastPosition: BigInt(outcome.position) };
-    case 'version_conflict':
-      return {
-        kind: 'version_conflict',
-        stream: pending.request.stream,
-        expected: pending.expectedRevision,
-        actual: outcome.actual === NO_STREAM ? 'no_stream' : BigInt(outcome.actual),
-      };
-    case 'storage_failure':
-      return storageFailure(outcome.reason);
+/**
+ * Adds the append to `flat` in the form decodeAppends reads; nothing is added when its events cannot
+ * be stored (data JSON cannot hold), and the failure is returned instead.
+ */
+export const encodeAppend = (
+  flat: FlatAppends,
+  stream: string,
+  events: readonly EventToAppend[],
+  expected: ExpectedRevision,
+): StorageFailure | undefined => {
+  const encoded = new Array<string | null>(events.length * 4);
+  try {
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index]!;
+      encoded[index * 4] = event.id;
+      encoded[index * 4 + 1] = event.type;
+      encoded[index * 4 + 2] = JSON.stringify(event.data);
+      encoded[index * 4 + 3] = event.metadata === undefined ? null : JSON.stringify(event.metadata);
+    }
+  } catch (error) {
+    return unstorable(stream, error);
   }
+  flat.push(stream, toWireExpected(expected), events.length);
+  for (let index = 0; index < encoded.length; index += 1) flat.push(encoded[index]!);
+  return undefined;
 };
+
+const conflict = (pending: PendingAppend, actual: number): AppendResult => ({
+  kind: 'version_conflict',
+  stream: pending.stream,
+  expected: pending.expectedRevision,
+  actual: actual === NO_STREAM ? 'no_stream' : BigInt(actual),
+});
+
+const missingOutcome = (pending: PendingAppend): StorageFailure =>
+  storageFailure(`the SQLite writer returned no outcome for the append to '${pending.stream}'`);
 
 /** Resolves each pending append with its outcome; true when any of them was written. */
 export const settleAppends = (pending: readonly PendingAppend[], outcomes: readonly AppendOutcome[]): boolean => {
@@ -57,12 +94,33 @@ export const settleAppends = (pending: readonly PendingAppend[], outcomes: reado
   for (let index = 0; index < pending.length; index += 1) {
     const outcome = outcomes[index];
     const append = pending[index]!;
-    if (outcome === undefined) {
-      append.resolve(storageFailure(`the SQLite writer returned no outcome for the append to '${append.request.stream}'`));
+    if (outcome === undefined) append.resolve(missingOutcome(append));
+    else if (outcome.kind === 'appended') {
+      anyAppended = true;
+      append.resolve({ kind: 'appended', nextExpectedRevision: BigInt(outcome.next), lastPosition: BigInt(outcome.position) });
+    } else if (outcome.kind === 'version_conflict') append.resolve(conflict(append, outcome.actual));
+    else append.resolve(storageFailure(outcome.reason));
+  }
+  return anyAppended;
+};
+
+/** settleAppends for outcomes in flat form (encodeOutcomes). */
+export const settleFlatAppends = (pending: readonly PendingAppend[], outcomes: FlatOutcomes): boolean => {
+  const { codes, reasons } = outcomes;
+  let anyAppended = false;
+  for (let index = 0; index < pending.length; index += 1) {
+    const append = pending[index]!;
+    const at = index * 3;
+    if (at + 2 >= codes.length) {
+      append.resolve(missingOutcome(append));
       continue;
     }
-    if (outcome.kind === 'appended') anyAppended = true;
-    append.resolve(toAppendResult(outcome, append));
+    const kind = codes[at];
+    if (kind === APPENDED) {
+      anyAppended = true;
+      append.resolve({ kind: 'appended', nextExpectedRevision: BigInt(codes[at + 1]!), lastPosition: BigInt(codes[at + 2]!) });
+    } else if (kind === CONFLICT) append.resolve(conflict(append, codes[at + 1]!));
+    else append.resolve(storageFailure(reasons[codes[at + 1]!] ?? 'the SQLite writer failed without a reason'));
   }
   return anyAppended;
 };

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AppendResult, EventToAppend, ExpectedRevision } from '../port';
-import { AppendBatchWriter } from './append-batch';
+import { AppendBatchWriter, type AppendRequest } from './append-batch';
 import { settleAppends, toAppendRequest, type AppendWriter, type PendingAppend } from './append-queue';
 
 /**
@@ -10,6 +10,7 @@ import { settleAppends, toAppendRequest, type AppendWriter, type PendingAppend }
  */
 export class InThreadWriter implements AppendWriter {
   private queue: PendingAppend[] = [];
+  private requests: AppendRequest[] = [];
   private scheduled = false;
   private readonly writer: AppendBatchWriter;
 
@@ -24,7 +25,8 @@ export class InThreadWriter implements AppendWriter {
     const request = toAppendRequest(stream, events, expectedRevision);
     if ('kind' in request) return Promise.resolve(request);
     return new Promise<AppendResult>((resolve) => {
-      this.queue.push({ request, expectedRevision, resolve });
+      this.queue.push({ stream, expectedRevision, resolve });
+      this.requests.push(request);
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -40,9 +42,9 @@ export class InThreadWriter implements AppendWriter {
     this.scheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
+    const requests = this.requests;
     this.queue = [];
-    const requests = new Array<PendingAppend['request']>(batch.length);
-    for (let index = 0; index < batch.length; index += 1) requests[index] = batch[index]!.request;
+    this.requests = [];
     if (settleAppends(batch, this.writer.write(requests))) this.onCommitted();
   }
 }

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision } from '../port';
-import type { AppendOutcome, AppendRequest } from './append-batch';
-import { settleAppends, toAppendRequest, type AppendWriter, type PendingAppend } from './append-queue';
+import type { FlatAppends } from './append-batch';
+import { encodeAppend, settleFlatAppends, type AppendWriter, type PendingAppend } from './append-queue';
 
-/** What the writer thread (writer-thread.js) sends back. */
+/**
+ * What the writer thread (writer-thread.js) sends back. It is sent `{ kind: 'append', appends }` (appends
+ * in flat form, see decodeAppends) and `{ kind: 'close' }`.
+ */
 type WriterMessage =
-  | { readonly kind: 'written'; readonly messages: number; readonly outcomes: readonly AppendOutcome[] }
+  | { readonly kind: 'written'; readonly messages: number; readonly codes: Float64Array; readonly reasons: readonly string[] }
   | { readonly kind: 'unavailable'; readonly reason: string }
   | { readonly kind: 'closed' };
 
@@ -28,6 +31,7 @@ export type WorkerWriterOptions = {
 export class WorkerWriter implements AppendWriter {
   private readonly worker: Worker;
   private queue: PendingAppend[] = [];
+  private flat: FlatAppends = [];
   private scheduled = false;
   /** Messages sent and not yet written, oldest first, each its appends in order. */
   private readonly inFlight: PendingAppend[][] = [];
@@ -48,10 +52,10 @@ export class WorkerWriter implements AppendWriter {
 
   enqueue(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (this.unavailable !== undefined) return Promise.resolve(storageFailure(this.unavailable));
-    const request = toAppendRequest(stream, events, expectedRevision);
-    if ('kind' in request) return Promise.resolve(request);
+    const unstorable = encodeAppend(this.flat, stream, events, expectedRevision);
+    if (unstorable !== undefined) return Promise.resolve(unstorable);
     return new Promise<AppendResult>((resolve) => {
-      this.queue.push({ request, expectedRevision, resolve });
+      this.queue.push({ stream, expectedRevision, resolve });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.send());
@@ -78,13 +82,13 @@ export class WorkerWriter implements AppendWriter {
     this.scheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
+    const appends = this.flat;
     this.queue = [];
+    this.flat = [];
     if (this.unavailable !== undefined) {
       for (const append of batch) append.resolve(storageFailure(this.unavailable));
       return;
     }
-    const appends = new Array<AppendRequest>(batch.length);
-    for (let index = 0; index < batch.length; index += 1) appends[index] = batch[index]!.request;
     if (this.inFlight.length === 0) this.worker.ref();
     this.inFlight.push(batch);
     this.worker.postMessage({ kind: 'append', appends });
@@ -96,7 +100,7 @@ export class WorkerWriter implements AppendWriter {
         const written = this.inFlight.splice(0, message.messages);
         if (this.inFlight.length === 0 && this.closing === undefined) this.worker.unref();
         const pending = written.length === 1 ? written[0]! : written.flat();
-        if (settleAppends(pending, message.outcomes)) this.options.onCommitted();
+        if (settleFlatAppends(pending, message)) this.options.onCommitted();
         return;
       }
       case 'unavailable':
@@ -115,6 +119,7 @@ export class WorkerWriter implements AppendWriter {
     for (const batch of lost) for (const append of batch) append.resolve(storageFailure(reason));
     const queued = this.queue;
     this.queue = [];
+    this.flat = [];
     for (const append of queued) append.resolve(storageFailure(reason));
   }
 }

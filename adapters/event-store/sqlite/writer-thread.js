@@ -4,11 +4,11 @@
  * thread, not the one deciding the next calls. Appends arrive in messages of one or more; every append
  * that arrived while the last transaction was committing is written by the next one (the group grows
  * with load), and the outcomes go back only after COMMIT has returned. Plain CommonJS: Node loads it as
- * it is, under any TypeScript loader or none. Protocol: writer-protocol.ts.
+ * it is, under any TypeScript loader or none. Its messages: WriterMessage in worker-writer.ts.
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const BetterSqlite3 = require('better-sqlite3');
-const { AppendBatchWriter } = require('./append-batch');
+const { AppendBatchWriter, decodeAppends, encodeOutcomes } = require('./append-batch');
 
 const describeError = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -38,8 +38,8 @@ const writeQueued = () => {
     const count = messages;
     queued = [];
     messages = 0;
-    const outcomes = writer.write(appends);
-    parentPort.postMessage({ kind: 'written', messages: count, outcomes });
+    const { codes, reasons } = encodeOutcomes(writer.write(appends));
+    parentPort.postMessage({ kind: 'written', messages: count, codes, reasons }, [codes.buffer]);
   }
   if (closing) {
     db.close();
@@ -51,7 +51,7 @@ const writeQueued = () => {
 parentPort.on('message', (message) => {
   if (db === undefined) return;
   if (message.kind === 'append') {
-    for (let index = 0; index < message.appends.length; index += 1) queued.push(message.appends[index]);
+    decodeAppends(message.appends, queued);
     messages += 1;
   } else if (message.kind === 'close') {
     closing = true;
