@@ -3,13 +3,14 @@ import { listOpenInvocations, openInvocationsProjection } from '../../projection
 import { ProjectionRunner } from '../../projections/runner';
 import type { EventStore } from '../event-store';
 import type { OpenInvocationsIndex } from './runtime-manager';
+import { readSchedulerSnapshots, schedulerSnapshotsProjection } from './scheduler-snapshots';
 
 /**
- * The open-invocations read model in the views database, as recovery reads it: caught up from its
- * checkpoint (not from the start of history), then listed.
+ * The open-invocations read model and the scheduler snapshots in the views database, as recovery reads
+ * them: caught up from their checkpoints (not from the start of history) by one runner, then listed.
  */
 export const openInvocationsIndex = (store: EventStore, views: Database): OpenInvocationsIndex => {
-  const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection] });
+  const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection, schedulerSnapshotsProjection] });
   return {
     async catchUp() {
       const result = await runner.catchUp();
@@ -18,5 +19,6 @@ export const openInvocationsIndex = (store: EventStore, views: Database): OpenIn
       return result;
     },
     listOpen: () => listOpenInvocations(views),
+    schedulerSnapshots: () => readSchedulerSnapshots(views),
   };
 };

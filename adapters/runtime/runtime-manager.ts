@@ -41,6 +41,7 @@ import type { OuterActionRequest, ParticipantRuntime, ParticipantSnapshot } from
 import type { InvocationToolActionPort } from './port';
 import type { RemoteAccess } from './remote/remote-access';
 import type { RemotePortServer } from './remote/remote-port-server';
+import type { SchedulerSnapshot } from './scheduler-snapshots';
 
 /** What a progress display can follow; never carries tool arguments or results. */
 export type RuntimeProgress =
@@ -77,6 +78,8 @@ const reportToolProgress = (events: readonly InvocationEvent[], onProgress: ((pr
 export interface OpenInvocationsIndex {
   catchUp(): Promise<unknown>;
   listOpen(): readonly { readonly invocation_action_instance_id: string }[];
+  /** Scheduler states by stream, as of the last catch-up; without them start() folds every scheduler stream. */
+  schedulerSnapshots?(): ReadonlyMap<string, SchedulerSnapshot>;
 }
 
 export interface RuntimeManagerOptions {
@@ -218,8 +221,14 @@ export class RuntimeManager {
 
   /** Recovery: every interrupted invocation is settled and closed, and its attempt counted, before any new one. */
   async start(): Promise<void> {
+    // The views first: the scheduler snapshots are then current to the end of the log.
+    const caughtUp = this.openInvocations !== undefined && (await this.catchUpView());
+    const snapshots = caughtUp ? this.openInvocations?.schedulerSnapshots?.() : undefined;
     for (const entry of this.schedulers.values()) {
-      await this.must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+      const snapshot = snapshots?.get(entry.scheduler.stream);
+      if (snapshot === undefined || !entry.scheduler.restore(snapshot.state, snapshot.revision)) {
+        await this.must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+      }
       const lastTick = entry.scheduler.state.lastTick;
       if (lastTick !== null && lastTick > this.currentTick) this.currentTick = lastTick;
     }
@@ -228,7 +237,6 @@ export class RuntimeManager {
       for (const actionInstanceId of entry.scheduler.state.inFlight.values()) owners.set(actionInstanceId, entry);
     }
     if (this.openInvocations !== undefined) {
-      await this.catchUpView();
       await recoverInBatches(
         this.openInvocations.listOpen().map((row) => row.invocation_action_instance_id),
         (invocationId) => this.recoverInvocation(invocationId, owners.get(invocationId)),
@@ -553,12 +561,17 @@ export class RuntimeManager {
     }
   }
 
-  /** Keeps the view's lag small; a failure here only delays the view, recovery re-checks in-flight attempts. */
-  private async catchUpView(): Promise<void> {
+  /**
+   * Keeps the view's lag small; a failure here only delays the view (recovery re-checks in-flight
+   * attempts, and folds the scheduler streams instead of trusting their snapshots). True when caught up.
+   */
+  private async catchUpView(): Promise<boolean> {
     try {
       await this.openInvocations?.catchUp();
+      return true;
     } catch (error) {
       this.progress({ kind: 'storage_failure', reason: error instanceof Error ? error.message : String(error) });
+      return false;
     }
   }
 

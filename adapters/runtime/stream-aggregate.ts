@@ -76,6 +76,18 @@ export class StreamAggregate<S, C, V, R> {
     return this.held;
   }
 
+  /**
+   * Starts from a state folded elsewhere (a snapshot) up to `revision`, instead of from the stream's
+   * beginning; only before anything was folded. A stale snapshot is safe for writes: the next append
+   * expects a revision the stream has passed, so it re-reads from there and decides again.
+   */
+  restore(state: S, revision: number): boolean {
+    if (this.revision !== -1 || this.tail !== undefined) return false;
+    this.held = state;
+    this.revision = revision;
+    return true;
+  }
+
   /** Reads and folds the stream from where the held state stopped. */
   async load(): Promise<Loaded> {
     const stream = this.stream;
