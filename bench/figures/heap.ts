@@ -107,8 +107,8 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
         perInvocation <= TARGET_BYTES
           ? []
           : [
-              'the folded state is about 580 B (port values, ids and timestamps), the stream aggregate around it about 700 B ' +
-                '(stream name, command chain, revision), the port about 150 B; see docs/performance.md',
+              'the folded state is about 400 B (port values, ids and timestamps), the stream aggregate about 70 B, the port ' +
+                'about 64 B; see docs/performance.md',
             ],
     };
   } finally {
