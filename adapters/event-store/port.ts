@@ -27,6 +27,11 @@ export type RecordedEvent = {
   readonly revision: bigint;
   readonly position: bigint;
   readonly recordedAt: Date;
+  /**
+   * `data` as the store holds it, JSON text, when the store keeps it so (SQLite): a reader that only
+   * keeps or forwards the event can take it without parsing `data` and serializing it again.
+   */
+  readonly dataJson?: string;
 };
 
 /** What the stream must look like for an append to go ahead; a number or bigint is the exact last revision. */

@@ -60,6 +60,58 @@ const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   recordedAt: new Date(row.recorded_at),
 });
 
+/** A row of `selectAll` in `.raw()` form: the columns of COLUMNS, in order. */
+type EventTuple = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string | null, recordedAt: number];
+
+const NOT_PARSED: unique symbol = Symbol('not parsed');
+
+/**
+ * An event read by `readAll`. A replay reads every event of the store, and most readers look at few
+ * fields of most events: `data`, `metadata` and `recordedAt` are parsed or built on first access (then
+ * kept), and the JSON text stays available as `dataJson`.
+ */
+class ReadEvent implements RecordedEvent {
+  readonly revision: bigint;
+  readonly position: bigint;
+  private parsedData: JsonValue | typeof NOT_PARSED = NOT_PARSED;
+  private parsedMetadata: JsonObject | undefined | typeof NOT_PARSED = NOT_PARSED;
+  private builtRecordedAt: Date | undefined;
+
+  constructor(
+    position: number,
+    readonly stream: string,
+    revision: number,
+    readonly id: string,
+    readonly type: string,
+    readonly dataJson: string,
+    private readonly metadataJson: string | null,
+    private readonly recordedAtMs: number,
+  ) {
+    this.position = BigInt(position);
+    this.revision = BigInt(revision);
+  }
+
+  get data(): JsonValue {
+    if (this.parsedData === NOT_PARSED) this.parsedData = JSON.parse(this.dataJson) as JsonValue;
+    return this.parsedData;
+  }
+
+  get metadata(): JsonObject | undefined {
+    if (this.parsedMetadata === NOT_PARSED) {
+      this.parsedMetadata = this.metadataJson === null ? undefined : (JSON.parse(this.metadataJson) as JsonObject);
+    }
+    return this.parsedMetadata;
+  }
+
+  get recordedAt(): Date {
+    if (this.builtRecordedAt === undefined) this.builtRecordedAt = new Date(this.recordedAtMs);
+    return this.builtRecordedAt;
+  }
+}
+
+const toReadEvent = (row: EventTuple): RecordedEvent =>
+  new ReadEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
+
 const IN_MEMORY = ':memory:';
 
 /**
@@ -73,7 +125,7 @@ export class SqliteEventStore implements EventStore {
   private readonly writer: AppendWriter;
   private readonly listeners = new Set<() => void>();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
-  private readonly selectAll: Statement<[number, number], EventRow>;
+  private readonly selectAll: Statement<[number, number], EventTuple>;
   private closed = false;
 
   /** `database` is the store's connection: projections create their read-model tables in it. */
@@ -92,9 +144,9 @@ export class SqliteEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
         'AND revision >= ? ORDER BY revision LIMIT ?',
     );
-    this.selectAll = database.prepare<[number, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-    );
+    this.selectAll = database
+      .prepare<[number, number], EventTuple>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+      .raw(true);
   }
 
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -114,7 +166,9 @@ export class SqliteEventStore implements EventStore {
   async readAll(options?: ReadAllOptions): Promise<ReadResult> {
     try {
       const rows = this.selectAll.all(Number(options?.after ?? 0n), options?.maxCount ?? NO_LIMIT);
-      return { kind: 'read', events: rows.map(toRecordedEvent) };
+      const events = new Array<RecordedEvent>(rows.length);
+      for (let i = 0; i < rows.length; i++) events[i] = toReadEvent(rows[i]!);
+      return { kind: 'read', events };
     } catch (error) {
       return storageFailure(`reading all events failed: ${describeError(error)}`);
     }
