@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { BehaviorHistoryEvent, InvocationToolContext } from '../../domain/invocation';
+import { invocationHistory, type BehaviorHistoryEvent, type InvocationEvent, type InvocationToolContext } from '../../domain/invocation';
 import { readProjectionCheckpoint } from '../runner';
-import { HISTORY_TABLE, participantHistoryProjection } from './projection';
+import { HISTORY_TABLE, participantHistoryProjection, unpackEvents } from './projection';
 
 /** A behavior event as a participant history view embeds it: participant and episode are the view's. */
 export interface HistoryViewBehaviorEvent {
@@ -44,7 +44,11 @@ export type HistoryFilter = {
 const tableExists = (views: Database): boolean =>
   views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(HISTORY_TABLE) !== undefined;
 
-/** The stored history rows, in the order their invocations closed, optionally narrowed. */
+/**
+ * The history of the closed invocations, in the order they closed, optionally narrowed: each row's
+ * events rendered by the domain's `invocationHistory` (an invocation that closed with no settled tool
+ * action and no valid result renders none).
+ */
 export const storedHistory = (views: Database, filter: HistoryFilter = {}): readonly BehaviorHistoryEvent[] => {
   if (!tableExists(views)) return [];
   const clauses: string[] = [];
@@ -62,9 +66,15 @@ export const storedHistory = (views: Database, filter: HistoryFilter = {}): read
     values.push(filter.invocation);
   }
   const where = clauses.length === 0 ? '' : ` WHERE ${clauses.join(' AND ')}`;
-  const rows = views.prepare(`SELECT events FROM ${HISTORY_TABLE}${where} ORDER BY seq`).pluck().all(...values) as string[];
+  const rows = views
+    .prepare(`SELECT invocation_action_instance_id, participant_address, events FROM ${HISTORY_TABLE}${where} ORDER BY seq`)
+    .raw(true)
+    .all(...values) as [invocationId: string, participant: string, events: string][];
   const history: BehaviorHistoryEvent[] = [];
-  for (const row of rows) for (const event of JSON.parse(row) as BehaviorHistoryEvent[]) history.push(event);
+  for (const [invocationId, participant, packed] of rows) {
+    const events = JSON.parse(unpackEvents(packed, invocationId, participant)) as InvocationEvent[];
+    for (const event of invocationHistory(events)) history.push(event);
+  }
   return history;
 };
 
