@@ -23,7 +23,7 @@ import { printTable } from './support/table';
 
 const TARGET_RATIO = 0.8;
 /**
- * The runner's default page. Bigger pages measured slower (10,000: about 0.85 x the rate): a page's
+ * The runner's default page. Bigger pages measured slower (10,000: 0.8-0.95 x the rate): a page's
  * events stay reachable until its transaction ends, and 10,000 of them outgrow V8's young generation.
  */
 const PAGE_SIZE = 1000;

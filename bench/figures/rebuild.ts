@@ -51,7 +51,7 @@ export const rebuildFigure = async (events: number): Promise<FigureResult> => {
           ? []
           : [
               'the baseline only reads; the rebuild also writes each closed invocation\'s events to the views database ' +
-                '(about 5 KB per invocation), and SQLite\'s inserts and commits of those rows are most of the gap; see docs/performance.md',
+                '(about 7 KB per invocation), and SQLite\'s inserts and commits of those rows are most of the gap; see docs/performance.md',
             ]),
       ],
     };
