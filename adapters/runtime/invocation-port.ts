@@ -19,6 +19,8 @@ type Outcome = Handled<unknown, InvocationEvent, { readonly code: RefusalCode; r
 
 const LEDGER_UNAVAILABLE: RefusalCode = 'ledger_unavailable';
 
+const CLOSED = { code: 'invocation_closed', message: 'the invocation has returned; its port is closed' } as const;
+
 const ledgerMessage = (reason: string): string => `the event store did not retain the call: ${reason}`;
 
 const receipt = (outcome: Outcome): SettleReceipt => {
@@ -46,6 +48,12 @@ const toolCallIdOf = (request: unknown): string | undefined => {
 export class LocalInvocationPort implements InvocationToolActionPort {
   /** How a harness in another process reaches this port, when remote ports are on. */
   remote: RemoteAccess | undefined = undefined;
+
+  /**
+   * Set when admitAction returned or threw, before the close is appended: the port is closed from
+   * that moment even when the store cannot (yet) write InvocationClosed.
+   */
+  private closing = false;
 
   /**
    * `values` is held, not copied: the manager hands the port the object the invocation's state keeps
@@ -123,11 +131,17 @@ export class LocalInvocationPort implements InvocationToolActionPort {
     return receipt(await this.run({ type: 'CancelToolAction', at: this.now(), actionInstanceId }));
   }
 
+  /** The invocation's admitAction returned or threw: every later call is refused `invocation_closed`. */
+  endDispatch(): void {
+    this.closing = true;
+  }
+
   private now(): string {
     return this.clock().toISOString();
   }
 
   private async run(command: InvocationCommand): Promise<Outcome> {
+    if (this.closing) return { kind: 'refused', refusal: CLOSED, state: this.aggregate.state };
     const outcome = await this.aggregate.handle(command);
     if (outcome.kind === 'accepted' && outcome.events.length > 0 && this.listener !== undefined) {
       try {

@@ -9,6 +9,7 @@ import {
   ActionResultCodec,
   unresolvedIndeterminateActions,
   type AdmissionContext,
+  type InvocationCloseOutcome,
   type InvocationEvent,
   type InvocationState,
   type OuterAction,
@@ -161,6 +162,12 @@ const attemptOutcomeOf = (state: InvocationState): AttemptOutcome => {
   if (closure.outcome !== 'returned' || state.lifecycle.recovered) return 'consumed';
   return closure.actionResult.status === 'succeeded' ? 'succeeded' : 'failed';
 };
+
+/** How an invocation ended for its attempt: closed (or never opened), or left open by a store that failed. */
+type InvocationEnd = { readonly kind: 'closed'; readonly state: InvocationState } | { readonly kind: 'close_unwritten' };
+
+/** Appends of InvocationClosed tried before the invocation is left open for recovery. */
+const CLOSE_ATTEMPTS = 3;
 
 const indeterminateIdsOf = (state: InvocationState): string[] =>
   unresolvedIndeterminateActions(state).map((record) => record.actionInstanceId);
@@ -387,9 +394,11 @@ export class RuntimeManager {
     let outcome: AttemptOutcome;
     let indeterminate: readonly string[] = [];
     if (this.registration.attachPort) {
-      const state = await this.runInvocation(entry, attempt, request, snapshot);
-      outcome = attemptOutcomeOf(state);
-      indeterminate = indeterminateIdsOf(state);
+      const ended = await this.runInvocation(entry, attempt, request, snapshot);
+      // An invocation the store could not close stays in flight: recovery closes it and counts the attempt.
+      if (ended.kind === 'close_unwritten') return;
+      outcome = attemptOutcomeOf(ended.state);
+      indeterminate = indeterminateIdsOf(ended.state);
     } else {
       outcome = await this.runPlain(request, snapshot);
     }
@@ -454,7 +463,7 @@ export class RuntimeManager {
     attempt: AttemptStarted,
     request: OuterActionRequest,
     snapshot: ParticipantSnapshot,
-  ): Promise<InvocationState> {
+  ): Promise<InvocationEnd> {
     const invocationId = attempt.action_instance_id;
     const aggregate = invocationAggregate(this.options.store, invocationId);
     const portValues = {
@@ -475,7 +484,7 @@ export class RuntimeManager {
     });
     if (opened.kind !== 'accepted') {
       this.progress({ kind: 'storage_failure', reason: opened.kind === 'refused' ? opened.refusal.message : opened.reason });
-      return aggregate.state;
+      return { kind: 'closed', state: aggregate.state };
     }
     this.running.set(invocationId, aggregate);
     this.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
@@ -485,7 +494,7 @@ export class RuntimeManager {
     if (remote !== undefined) port.remote = remote;
     const attached: AttachedPort = port;
 
-    let close: { outcome: 'returned'; result: unknown } | { outcome: 'threw' };
+    let close: InvocationCloseOutcome;
     try {
       this.options.runtime.attachInvocationToolActions?.(attached);
       await aggregate.handle({ type: 'ActivateInvocation', at: this.now() });
@@ -493,12 +502,23 @@ export class RuntimeManager {
     } catch {
       close = { outcome: 'threw' };
     }
-    const closed = await aggregate.handle({ type: 'CloseInvocation', at: this.now(), close });
+    port.endDispatch();
+    const closed = await this.closeInvocation(aggregate, close);
     if (remote !== undefined) this.options.remotePorts?.revoke(invocationId);
     this.running.delete(invocationId);
     if (closed.kind === 'accepted') this.portProgress(closed.events);
-    else if (closed.kind === 'unavailable') this.progress({ kind: 'storage_failure', reason: closed.reason });
-    return aggregate.state;
+    if (closed.kind !== 'unavailable') return { kind: 'closed', state: aggregate.state };
+    this.progress({ kind: 'storage_failure', reason: `${invocationId} stays open for recovery: ${closed.reason}` });
+    return { kind: 'close_unwritten' };
+  }
+
+  /** Appends the close, retrying a store that failed: until it is written the attempt cannot be counted. */
+  private async closeInvocation(aggregate: InvocationAggregate, close: InvocationCloseOutcome) {
+    let closed = await aggregate.handle({ type: 'CloseInvocation', at: this.now(), close });
+    for (let retry = 1; retry < CLOSE_ATTEMPTS && closed.kind === 'unavailable'; retry++) {
+      closed = await aggregate.handle({ type: 'CloseInvocation', at: this.now(), close });
+    }
+    return closed;
   }
 
   private async runPlain(request: OuterActionRequest, snapshot: ParticipantSnapshot): Promise<AttemptOutcome> {

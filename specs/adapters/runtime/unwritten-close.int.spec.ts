@@ -4,11 +4,10 @@ import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-h
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 
 /**
- * Known gap, written down as `it.failing` specs: when the store cannot write an invocation's
- * InvocationClosed (disk full, server gone), adapters/runtime/runtime-manager.ts (runInvocation)
- * keeps the invocation's port active after admitAction returned, and counts the attempt as finished
- * without the indeterminate actions the close would have settled. When the runtime manager is fixed,
- * these specs fail: turn `it.failing` into `it`.
+ * An invocation whose InvocationClosed the store cannot write (disk full, server gone): its port is
+ * closed as soon as admitAction returns, whatever the store does, and its attempt stays in flight so
+ * that recovery closes it, settles its dispatched action indeterminate and stops the participant's
+ * scheduler on that action (SPEC.md sections 5 and 6).
  */
 
 const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
@@ -17,9 +16,12 @@ const TOOL_1 = `${INVOCATION}:tool=1`;
 /** A store that cannot write an invocation's closure while `failingClose` is set. */
 class UnwritableClose extends MemoryEventStore {
   failingClose = true;
+  /** How many more closes fail after `failingClose` is cleared. */
+  failuresLeft = 0;
   override async append(...args: Parameters<MemoryEventStore['append']>): Promise<AppendResult> {
     const [, events] = args;
-    if (this.failingClose && events.some((event) => event.type === 'InvocationClosed')) {
+    if (events.some((event) => event.type === 'InvocationClosed') && (this.failingClose || this.failuresLeft > 0)) {
+      this.failuresLeft--;
       return { kind: 'storage_failure', reason: 'the disk is full' };
     }
     return super.append(...args);
@@ -62,7 +64,7 @@ const managerOn = (store: MemoryEventStore, runtime: HarnessRuntime, openInvocat
   });
 
 describe('an invocation whose closure the store could not write', () => {
-  it.failing('refuses every port call after admitAction returned with invocation_closed', async () => {
+  it('refuses every port call after admitAction returned with invocation_closed', async () => {
     const store = new UnwritableClose();
     let port: InvocationToolActionPort | undefined;
     const manager = managerOn(store, dispatchAndReturn((p) => (port = p)));
@@ -72,7 +74,7 @@ describe('an invocation whose closure the store could not write', () => {
     expect(await port!.admit(requestFor(port!, 'after-return'))).toMatchObject({ admitted: false, refusal: 'invocation_closed' });
   });
 
-  it.failing('stops the participant scheduler on its dispatched action once recovery settles it indeterminate', async () => {
+  it('stops the participant scheduler on its dispatched action once recovery settles it indeterminate', async () => {
     const store = new UnwritableClose();
     const first = managerOn(store, dispatchAndReturn(() => undefined));
     await first.start();
@@ -88,5 +90,29 @@ describe('an invocation whose closure the store could not write', () => {
     const scheduler = restarted.schedulerStatus(POLICY, PARTICIPANT);
     expect(scheduler?.status).toBe('stopped');
     expect([...(scheduler?.unresolved ?? [])]).toEqual([TOOL_1]);
+  });
+
+  it('leaves the attempt in flight while the closure cannot be written', async () => {
+    const store = new UnwritableClose();
+    const manager = managerOn(store, dispatchAndReturn(() => undefined));
+    await manager.start();
+    await manager.advance(1);
+    const scheduler = manager.schedulerStatus(POLICY, PARTICIPANT);
+    expect([...(scheduler?.inFlight.values() ?? [])]).toEqual([INVOCATION]);
+    expect(scheduler?.unresolved.size).toBe(0);
+  });
+
+  it('retries the closure: a store that fails once still closes the invocation and counts its attempt', async () => {
+    const store = new UnwritableClose();
+    store.failingClose = false;
+    store.failuresLeft = 1;
+    const manager = managerOn(store, dispatchAndReturn(() => undefined));
+    await manager.start();
+    await manager.advance(1);
+    const scheduler = manager.schedulerStatus(POLICY, PARTICIPANT);
+    expect(scheduler?.inFlight.size).toBe(0);
+    expect(scheduler?.status).toBe('stopped');
+    expect([...(scheduler?.unresolved ?? [])]).toEqual([TOOL_1]);
+    expect(await manager.getOperation(TOOL_1)).toMatchObject({ settlement: 'indeterminate' });
   });
 });
