@@ -163,6 +163,13 @@ const attemptOutcomeOf = (state: InvocationState): AttemptOutcome => {
   return closure.actionResult.status === 'succeeded' ? 'succeeded' : 'failed';
 };
 
+/** The unresolved indeterminate tool actions of a participant's schedulers. */
+const unresolvedOf = (entries: readonly PolicyParticipant[]): string[] => {
+  const unresolved: string[] = [];
+  for (const entry of entries) for (const id of entry.scheduler.state.unresolved) unresolved.push(id);
+  return unresolved;
+};
+
 /** How an invocation ended for its attempt: closed (or never opened), or left open by a store that failed. */
 type InvocationEnd = { readonly kind: 'closed'; readonly state: InvocationState } | { readonly kind: 'close_unwritten' };
 
@@ -180,6 +187,10 @@ const indeterminateIdsOf = (state: InvocationState): string[] =>
 export class RuntimeManager {
   readonly registration: Registration;
   private readonly schedulers = new Map<string, PolicyParticipant>();
+  /** Each participant's schedulers, one per policy it takes part in. */
+  private readonly schedulersByParticipant = new Map<string, PolicyParticipant[]>();
+  /** Schedulers held back by another policy's unresolved indeterminate action (reported once per hold). */
+  private readonly held = new Set<PolicyParticipant>();
   private readonly running = new Map<string, InvocationAggregate>();
   private crossingPolicyInstalled: boolean;
   private currentTick = -1;
@@ -205,13 +216,17 @@ export class RuntimeManager {
       for (const participant of policy.participantAddresses) {
         const schedulerPolicy = schedulerPolicyOf(policy, participant);
         if (schedulerPolicy === undefined) continue;
-        this.schedulers.set(keyOf(policy.address, participant), {
+        const entry: PolicyParticipant = {
           policy,
           schedulerPolicy,
           scheduler: schedulerAggregate(options.store, policy.address, participant),
           admissionContext: undefined,
           outerActions: new Map(),
-        });
+        };
+        this.schedulers.set(keyOf(policy.address, participant), entry);
+        const ofParticipant = this.schedulersByParticipant.get(participant);
+        if (ofParticipant === undefined) this.schedulersByParticipant.set(participant, [entry]);
+        else ofParticipant.push(entry);
       }
     }
   }
@@ -357,12 +372,24 @@ export class RuntimeManager {
     return { ok: true };
   }
 
-  /** Restarts a participant's stopped schedulers (every policy it takes part in). */
+  /** Restarts a participant's stopped schedulers (every policy it takes part in) once none has an unresolved action. */
   async restartScheduler(participantAddress: string): Promise<OperatorResult> {
+    const entries = this.schedulersByParticipant.get(participantAddress);
+    if (entries === undefined) {
+      return { ok: false, code: 'participant_unknown', message: `${participantAddress} has no v1 scheduler` };
+    }
+    const unresolved = unresolvedOf(entries);
+    if (unresolved.length > 0) {
+      return {
+        ok: false,
+        code: 'indeterminate_unresolved',
+        message: `resolve ${unresolved.join(', ')} before restarting (raes-tools resolve <action id> --effect happened|absent --evidence <ref>)`,
+      };
+    }
     let restarted = false;
-    let last: OperatorResult = { ok: false, code: 'participant_unknown', message: `${participantAddress} has no v1 scheduler` };
-    for (const entry of this.schedulers.values()) {
-      if (entry.schedulerPolicy.participant_address !== participantAddress) continue;
+    let last: OperatorResult = { ok: false, code: 'scheduler_running', message: `no scheduler of ${participantAddress} is stopped` };
+    for (const entry of entries) {
+      if (entry.scheduler.state.status !== 'stopped') continue;
       const handled = await entry.scheduler.handle({ type: 'RestartScheduler', at: this.now() });
       if (handled.kind === 'accepted') restarted = true;
       else if (handled.kind === 'refused') last = { ok: false, code: handled.refusal.code, message: handled.refusal.message };
@@ -384,6 +411,7 @@ export class RuntimeManager {
 
   private async runAttempt(entry: PolicyParticipant, tick: number): Promise<void> {
     const policy = entry.schedulerPolicy;
+    if (this.heldByParticipant(entry)) return;
     const started = await entry.scheduler.handle({ type: 'StartAttempt', policy, tick, at: this.now() });
     if (started.kind === 'unavailable') return this.progress({ kind: 'storage_failure', reason: started.reason });
     if (started.kind === 'refused') return;
@@ -403,6 +431,27 @@ export class RuntimeManager {
       outcome = await this.runPlain(request, snapshot);
     }
     await this.finishAttempt(entry, attempt.attempt, attempt.action_instance_id, outcome, indeterminate, false);
+  }
+
+  /**
+   * SPEC.md section 5: an indeterminate tool action stops its participant, so no attempt starts under
+   * any policy while one of the participant's schedulers holds an unresolved action.
+   */
+  private heldByParticipant(entry: PolicyParticipant): boolean {
+    const unresolved = unresolvedOf(this.schedulersByParticipant.get(entry.schedulerPolicy.participant_address) ?? []);
+    if (unresolved.length === 0) {
+      this.held.delete(entry);
+      return false;
+    }
+    if (!this.held.has(entry) && entry.scheduler.state.status === 'running') {
+      this.held.add(entry);
+      this.progress({
+        kind: 'scheduler_stopped',
+        participant_address: entry.schedulerPolicy.participant_address,
+        reason: `indeterminate tool action ${unresolved.join(', ')} unresolved; ${entry.policy.address} waits too`,
+      });
+    }
+    return true;
   }
 
   private outerRequest(entry: PolicyParticipant, attempt: AttemptStarted): OuterActionRequest {

@@ -7,13 +7,11 @@ import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-h
 import { manifest, PARTICIPANT, POLICY, scenarioText, steppingClock } from './support/world';
 
 /**
- * Known gap, written down as an `it.failing` spec. SPEC.md section 5: an indeterminate tool action
- * "stops the participant's scheduler: no further invocation runs for that participant until an
- * operator resolves the action". adapters/runtime/runtime-manager.ts keeps one scheduler per
- * (policy, participant) and stops only the one whose invocation left the action indeterminate, so a
- * participant of two policies goes on running under the other. When runAttempt refuses to start an
- * attempt for a participant with an unresolved indeterminate action under any policy, this spec
- * fails: turn `it.failing` into `it`.
+ * SPEC.md section 5: an indeterminate tool action "stops the participant's scheduler: no further
+ * invocation runs for that participant until an operator resolves the action". A participant of two
+ * policies has a scheduler under each; no attempt starts under either while one of them holds an
+ * unresolved indeterminate action, and restartScheduler lifts the stop of every policy once the
+ * operator has resolved it.
  */
 
 const SECOND_POLICY = 'participant.autonomous-execution.second-behavior';
@@ -39,7 +37,7 @@ const twoPolicies = () => {
 };
 
 describe('an indeterminate tool action', () => {
-  it.failing("stops every invocation of its participant, under every policy, until an operator resolves it", async () => {
+  it("stops every invocation of its participant, under every policy, until an operator resolves it", async () => {
     const secondPolicyTicks: number[] = [];
     const manager = new RuntimeManager({
       compiled: twoPolicies(),
@@ -63,5 +61,12 @@ describe('an indeterminate tool action', () => {
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.status).toBe('stopped');
     await manager.advance(4);
     expect(secondPolicyTicks).toEqual([0]);
+
+    expect(await manager.restartScheduler(PARTICIPANT)).toMatchObject({ ok: false, code: 'indeterminate_unresolved' });
+    expect(await manager.resolve(`${POLICY}:${PARTICIPANT}:1:tool=1`, 'absent', 'content.participant-observation')).toEqual({ ok: true });
+    expect(await manager.restartScheduler(PARTICIPANT)).toEqual({ ok: true });
+    expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.status).toBe('running');
+    await manager.advance(2);
+    expect(secondPolicyTicks).toEqual([0, 6]);
   });
 });
