@@ -102,7 +102,6 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
       outerAction: { action_contract_address: outer, observation_boundary_address: view, target_addresses: [portal], actor_provenance: 'participant-implementation:harness-runtime@1.0.0' },
       admissionContext: {
         policy_profile: 'participant-autonomous-execution/v1',
-        crossing_policy_installed: false,
         limits: { max_tool_actions_per_invocation: 16, max_concurrent_tool_actions_per_invocation: 4 },
         affordance_bindings: [
           { tool_affordance_address: affordance, action_contract_address: probe, participant_address: TEMPLATE_PARTICIPANT, observation_boundary_addresses: [view], target_addresses: [portal] },
@@ -122,6 +121,7 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
     commands.push({
       type: 'AdmitToolAction',
       at: at(),
+      crossingPolicyInstalled: false,
       request: {
         tool_call_id: `call-${ordinal}`,
         invocation_action_instance_id: invocationId,

@@ -1,6 +1,6 @@
 export * from './port';
 export * from './participant-runtime';
-export { LocalInvocationPort, type PortEventListener } from './invocation-port';
+export { LocalInvocationPort, type CrossingPolicySwitch, type PortEventListener } from './invocation-port';
 export {
   RuntimeManager,
   RegistrationRefused,

@@ -12,6 +12,14 @@ import type { RemoteAccess } from './remote/remote-access';
 import type { AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from './port';
 import type { Handled } from './stream-aggregate';
 
+/**
+ * The engine's participant-crossing switch. The manager owns it and flips `installed`; every port
+ * reads it when an admission arrives (reading a flag is not a call into the manager).
+ */
+export interface CrossingPolicySwitch {
+  readonly installed: boolean;
+}
+
 /** Sees each batch of events the port made durable (progress display); it cannot change them. */
 export type PortEventListener = (events: readonly InvocationEvent[]) => void;
 
@@ -64,6 +72,7 @@ export class LocalInvocationPort implements InvocationToolActionPort {
     private readonly aggregate: InvocationAggregate,
     private readonly clock: () => Date,
     private readonly listener: PortEventListener | undefined,
+    private readonly crossingPolicy: CrossingPolicySwitch,
   ) {}
 
   get invocation_action_instance_id(): string {
@@ -95,7 +104,12 @@ export class LocalInvocationPort implements InvocationToolActionPort {
   }
 
   async admit(request: ToolActionRequest): Promise<AdmitResult> {
-    const outcome = await this.run({ type: 'AdmitToolAction', at: this.now(), request });
+    const outcome = await this.run({
+      type: 'AdmitToolAction',
+      at: this.now(),
+      request,
+      crossingPolicyInstalled: this.crossingPolicy.installed,
+    });
     if (outcome.kind === 'refused') {
       return { admitted: false, refusal: outcome.refusal.code, message: outcome.refusal.message };
     }

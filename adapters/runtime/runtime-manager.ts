@@ -192,7 +192,8 @@ export class RuntimeManager {
   /** Schedulers held back by another policy's unresolved indeterminate action (reported once per hold). */
   private readonly held = new Set<PolicyParticipant>();
   private readonly running = new Map<string, InvocationAggregate>();
-  private crossingPolicyInstalled: boolean;
+  /** Read by every port at admission time (SPEC.md rule 9). */
+  private readonly crossingPolicy: { installed: boolean };
   private currentTick = -1;
   private started = false;
   private advancing: Promise<void> = Promise.resolve();
@@ -207,7 +208,7 @@ export class RuntimeManager {
     if (!this.registration.attachPort && this.registration.reason === 'claim-refused') {
       throw new RegistrationRefused(this.registration.diagnostics);
     }
-    this.crossingPolicyInstalled = options.crossingPolicyInstalled ?? false;
+    this.crossingPolicy = { installed: options.crossingPolicyInstalled ?? false };
     const onProgress = options.onProgress;
     this.portListener = onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress);
     this.openInvocations =
@@ -318,8 +319,7 @@ export class RuntimeManager {
   }
 
   setCrossingPolicyInstalled(installed: boolean): void {
-    this.crossingPolicyInstalled = installed;
-    for (const entry of this.schedulers.values()) entry.admissionContext = undefined;
+    this.crossingPolicy.installed = installed;
   }
 
   /** The outer operation or a tool action (a child of it), at this moment. */
@@ -476,7 +476,6 @@ export class RuntimeManager {
         this.options.manifest,
         entry.policy.address,
         entry.schedulerPolicy.participant_address,
-        { crossingPolicyInstalled: this.crossingPolicyInstalled },
       );
     }
     return entry.admissionContext;
@@ -538,7 +537,7 @@ export class RuntimeManager {
     this.running.set(invocationId, aggregate);
     this.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
     // The port reports to the progress callback directly: it holds nothing of the manager.
-    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, this.portListener);
+    const port = new LocalInvocationPort(portValues, aggregate, this.options.clock, this.portListener, this.crossingPolicy);
     const remote = this.options.remotePorts?.grant(port);
     if (remote !== undefined) port.remote = remote;
     const attached: AttachedPort = port;

@@ -20,7 +20,7 @@ const POINT = 'time.clock.shared@segment=0,tick=1';
 
 export const activeInvocation = (): InvocationState => {
   const compiled = benchScenario({ agents: 1 });
-  const context = buildAdmissionContext(compiled, benchManifest(), POLICY, participantOf(0), { crossingPolicyInstalled: false });
+  const context = buildAdmissionContext(compiled, benchManifest(), POLICY, participantOf(0));
   const commands: InvocationCommand[] = [
     {
       type: 'OpenInvocation',
@@ -80,7 +80,12 @@ const timeBatches = (batches: number, perBatch: number, run: () => void): number
 
 export const admissionFigure = (quick: boolean): FigureResult => {
   const state = activeInvocation();
-  const command: InvocationCommand = { type: 'AdmitToolAction', at: '2026-04-11T10:00:02.000Z', request: wireRequest('call-1') };
+  const command: InvocationCommand = {
+    type: 'AdmitToolAction',
+    at: '2026-04-11T10:00:02.000Z',
+    request: wireRequest('call-1'),
+    crossingPolicyInstalled: false,
+  };
   const check = invocationDecider.decide(command, state);
   if (E.isLeft(check) || check.right[0]?.type !== 'ToolActionAdmitted') throw new Error(`the benchmark request is not admitted: ${JSON.stringify(check)}`);
   const text = JSON.stringify(wireRequest('call-1'));

@@ -9,6 +9,9 @@ import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
 import { benchManifest, benchScenario, openBenchStore, participantOf, POLICY, steppingClock } from '../support/world';
 
+/** The engine's participant-crossing switch, off. */
+const NO_CROSSING_POLICY = { installed: false } as const;
+
 /**
  * Heap per open invocation: what the engine holds while an invocation runs (its aggregate with the
  * folded state, opened and activated, and its port), measured as the growth of the V8 heap after a full
@@ -41,7 +44,7 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
   const store = openBenchStore(join(dir, 'events.sqlite'));
   try {
     const compiled = benchScenario({ agents: 1 });
-    const context = buildAdmissionContext(compiled, benchManifest(), POLICY, participantOf(0), { crossingPolicyInstalled: false });
+    const context = buildAdmissionContext(compiled, benchManifest(), POLICY, participantOf(0));
     const clock = steppingClock();
 
     const baselineBefore = heapAfterGc();
@@ -87,7 +90,7 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
       );
       opened.push(aggregate.handle({ type: 'ActivateInvocation', at: clock().toISOString() }));
       aggregates.push(aggregate);
-      ports.push(new LocalInvocationPort(portValues, aggregate, clock, undefined));
+      ports.push(new LocalInvocationPort(portValues, aggregate, clock, undefined, NO_CROSSING_POLICY));
     }
     await allAccepted(opened);
     opened.length = 0; // the command results are the caller's, not what the engine holds

@@ -62,7 +62,6 @@ export type ToolActionLimits = t.TypeOf<typeof ToolActionLimitsCodec>;
 export const AdmissionContextCodec = t.readonly(
   t.type({
     policy_profile: PolicyProfileCodec,
-    crossing_policy_installed: t.boolean,
     limits: ToolActionLimitsCodec,
     affordance_bindings: t.readonlyArray(AffordanceBindingCodec),
     /** Action contract addresses that have a shared-time binding (SPEC.md section 3). */

@@ -149,8 +149,8 @@ export const policyUnsupported = (state: OpenedInvocation): Refusal | undefined 
     ? refusal('policy_unsupported', 'tool actions are not admitted under participant-autonomous-execution/v3')
     : undefined;
 
-export const crossingPolicyInstalled = (state: OpenedInvocation): Refusal | undefined =>
-  state.admissionContext.crossing_policy_installed
+export const crossingPolicyInstalled = (installed: boolean): Refusal | undefined =>
+  installed
     ? refusal('crossing_policy_installed', 'a participant-crossing policy is installed in the engine')
     : undefined;
 

@@ -25,6 +25,8 @@ export interface AdmitToolAction {
   readonly type: 'AdmitToolAction';
   readonly at: string;
   readonly request: unknown;
+  /** The engine's switch at this moment: rule 9 is judged when the call arrives, not when the invocation opened. */
+  readonly crossingPolicyInstalled: boolean;
 }
 
 export interface DispatchToolAction {

@@ -98,7 +98,7 @@ const admitToolAction = (command: AdmitToolAction, current: InvocationState): De
   if (isRefusal(offer)) return E.left(offer);
 
   const blocked =
-    policyUnsupported(state) ?? crossingPolicyInstalled(state) ?? limitExhausted(state) ?? concurrencyExhausted(state);
+    policyUnsupported(state) ?? crossingPolicyInstalled(command.crossingPolicyInstalled) ?? limitExhausted(state) ?? concurrencyExhausted(state);
   if (blocked !== undefined) return E.left(blocked);
 
   const ordinal = state.toolActions.length + 1;

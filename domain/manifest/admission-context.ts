@@ -18,7 +18,6 @@ export const buildAdmissionContext = (
   manifest: ManifestDocument,
   policyAddress: string,
   participantAddress: string,
-  options: { readonly crossingPolicyInstalled: boolean },
 ): AdmissionContext => {
   const policy = policyAt(compiled, policyAddress);
   if (policy === undefined) throw new Error(`no compiled policy ${policyAddress}`);
@@ -64,7 +63,6 @@ export const buildAdmissionContext = (
 
   return {
     policy_profile: policy.profile,
-    crossing_policy_installed: options.crossingPolicyInstalled,
     limits,
     affordance_bindings: bindings,
     shared_time_bound_actions: compiled.sharedTimeBoundActions,

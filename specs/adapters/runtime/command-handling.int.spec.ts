@@ -12,6 +12,9 @@ import { buildAdmissionContext } from '../../../domain/manifest';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 
+/** The engine's participant-crossing switch, off. */
+const NO_CROSSING_POLICY = { installed: false } as const;
+
 /** The generic command handler under the port: serialised calls, retried conflicts, failed writes. */
 
 const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
@@ -54,7 +57,7 @@ const activeInvocation = async (store: EventStore) => {
       target_addresses: PORTAL_CLIENT.target_addresses,
       actor_provenance: 'participant-implementation:participant-agent-runner@1.0.0',
     },
-    admissionContext: buildAdmissionContext(compiledScenario(), manifest(), POLICY, PARTICIPANT, { crossingPolicyInstalled: false }),
+    admissionContext: buildAdmissionContext(compiledScenario(), manifest(), POLICY, PARTICIPANT),
   });
   await aggregate.handle({ type: 'ActivateInvocation', at: AT });
   return aggregate;
@@ -72,7 +75,7 @@ class FailingWrites extends MemoryEventStore {
 describe('command handling under the port', () => {
   it('serialises concurrent calls on one invocation: each admission gets its own ordinal', async () => {
     const store = new MemoryEventStore();
-    const port = new LocalInvocationPort(portValues, await activeInvocation(store), () => new Date(AT), undefined);
+    const port = new LocalInvocationPort(portValues, await activeInvocation(store), () => new Date(AT), undefined, NO_CROSSING_POLICY);
     const answers = await Promise.all(['a', 'b', 'c', 'd'].map((id) => port.admit(request(id))));
     expect(answers.map((a) => (a.admitted ? a.action_instance_id : a.refusal))).toEqual([1, 2, 3, 4].map((n) => `${INVOCATION}:tool=${n}`));
     // A replayed tool_call_id gets the original decision and writes nothing.
@@ -89,8 +92,8 @@ describe('command handling under the port', () => {
     const stale = await activeInvocation(store);
     const other = invocationAggregate(store, INVOCATION);
     await other.load();
-    expect((await other.handle({ type: 'AdmitToolAction', at: AT, request: request('first') })).kind).toBe('accepted');
-    const port = new LocalInvocationPort(portValues, stale, () => new Date(AT), undefined);
+    expect((await other.handle({ type: 'AdmitToolAction', at: AT, request: request('first'), crossingPolicyInstalled: false })).kind).toBe('accepted');
+    const port = new LocalInvocationPort(portValues, stale, () => new Date(AT), undefined, NO_CROSSING_POLICY);
     expect(await port.admit(request('second'))).toEqual({ admitted: true, action_instance_id: `${INVOCATION}:tool=2` });
     // The same tool_call_id the other writer recorded: the original decision, after the re-read.
     expect(await port.admit(request('first'))).toEqual({ admitted: true, action_instance_id: `${INVOCATION}:tool=1` });
@@ -98,7 +101,7 @@ describe('command handling under the port', () => {
 
   it('refuses with ledger_unavailable when the store cannot retain the call, and records nothing', async () => {
     const store = new FailingWrites();
-    const port = new LocalInvocationPort(portValues, await activeInvocation(store), () => new Date(AT), undefined);
+    const port = new LocalInvocationPort(portValues, await activeInvocation(store), () => new Date(AT), undefined, NO_CROSSING_POLICY);
     store.failing = true;
     const refused: AdmitResult = await port.admit(request('a'));
     expect(refused).toMatchObject({ admitted: false, refusal: 'ledger_unavailable' });

@@ -4,13 +4,10 @@ import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-h
 import { compiledScenario, manifest, steppingClock } from './support/world';
 
 /**
- * Known gap, written down as an `it.failing` spec. SPEC.md section 5, rule 9: an admission is refused
- * with `crossing_policy_installed` when a participant-crossing policy "is installed in the engine".
- * The runtime manager fixes the flag in the admission context when an invocation opens
- * (docs/decisions.md "Crossing policy applies to invocations opened afterwards"), so an invocation
- * already open when the policy is installed goes on admitting tool actions. When the flag is read at
- * admission time (say, a shared switch the port reads without calling the manager), this spec fails:
- * turn `it.failing` into `it`.
+ * SPEC.md section 5, rule 9: an admission is refused with `crossing_policy_installed` when a
+ * participant-crossing policy "is installed in the engine". The rule is judged when each admission
+ * arrives: every port reads the manager's switch then, so a policy installed while an invocation is
+ * open refuses that invocation's next admission.
  */
 
 const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
@@ -28,7 +25,7 @@ const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
 });
 
 describe('a crossing policy installed while an invocation is open', () => {
-  it.failing('refuses the open invocation’s next admission with crossing_policy_installed', async () => {
+  it('refuses the open invocation’s next admission with crossing_policy_installed', async () => {
     const answers: AdmitResult[] = [];
     let manager: RuntimeManager;
     const runtime = new HarnessRuntime(async (request, _snapshot, port) => {

@@ -31,6 +31,8 @@ interface Scenario {
   /** Given admissions before the request: each open, or settled (dispatched and completed). */
   readonly prior: readonly { readonly toolCallId: string; readonly targets: readonly string[]; readonly settled: boolean }[];
   readonly request: Record<string, unknown>;
+  /** The engine's switch when the request arrives (rule 9 reads the command, not the context). */
+  readonly crossingPolicyInstalled: boolean;
 }
 
 /** A target no affordance binding names. */
@@ -42,6 +44,7 @@ const baseScenario = (): Scenario => ({
   closed: false,
   prior: [],
   request: { ...request('call-1') },
+  crossingPolicyInstalled: false,
 });
 
 const givenEvents = (scenario: Scenario): InvocationEvent[] => {
@@ -99,7 +102,7 @@ const breakers: readonly (readonly [RefusalCode, (scenario: Scenario) => Scenari
       }),
   ],
   ['policy_unsupported', (s) => withContext(s, { policy_profile: 'participant-autonomous-execution/v3' })],
-  ['crossing_policy_installed', (s) => withContext(s, { crossing_policy_installed: true })],
+  ['crossing_policy_installed', (s) => ({ ...s, crossingPolicyInstalled: true })],
   [
     'limit_exhausted',
     (s) =>
@@ -119,7 +122,8 @@ const breakers: readonly (readonly [RefusalCode, (scenario: Scenario) => Scenari
   ],
 ];
 
-const decideScenario = (scenario: Scenario) => spec.given(givenEvents(scenario)).when(admit(scenario.request));
+const decideScenario = (scenario: Scenario) =>
+  spec.given(givenEvents(scenario)).when(admit(scenario.request, scenario.crossingPolicyInstalled));
 
 describe('admission rules (SPEC.md section 5)', () => {
   it('admits the unbroken scenario as <invocation id>:tool=1', () => {

@@ -65,7 +65,6 @@ export const outerAction: OuterAction = {
 
 export const admissionContext = (limits = { perInvocation: 3, concurrent: 2 }): AdmissionContext => ({
   policy_profile: 'participant-autonomous-execution/v1',
-  crossing_policy_installed: false,
   limits: {
     max_tool_actions_per_invocation: limits.perInvocation,
     max_concurrent_tool_actions_per_invocation: limits.concurrent,
@@ -206,7 +205,12 @@ export const open = (context: AdmissionContext = admissionContext()): Invocation
   admissionContext: context,
 });
 export const activate: InvocationCommand = { type: 'ActivateInvocation', at: AT };
-export const admit = (req: unknown = request()): InvocationCommand => ({ type: 'AdmitToolAction', at: AT, request: req });
+export const admit = (req: unknown = request(), crossingPolicyInstalled = false): InvocationCommand => ({
+  type: 'AdmitToolAction',
+  at: AT,
+  request: req,
+  crossingPolicyInstalled,
+});
 export const dispatch = (ordinal: number): InvocationCommand => ({ type: 'DispatchToolAction', at: AT, actionInstanceId: toolId(ordinal) });
 export const complete = (ordinal: number, result: unknown = toolResult(ordinal)): InvocationCommand => ({
   type: 'CompleteToolAction',

@@ -9,13 +9,10 @@ const PROBE = 'participant.action-contract.probe-customer-portal-login';
 
 describe('building the admission context of a policy participant', () => {
   it('carries the bindings, offers, evidence, withheld refs and limits of the example', () => {
-    const context = buildAdmissionContext(compiledPortalProbe(), manifestWith(() => undefined), POLICY_ADDRESS, AGENT_ADDRESS, {
-      crossingPolicyInstalled: false,
-    });
+    const context = buildAdmissionContext(compiledPortalProbe(), manifestWith(() => undefined), POLICY_ADDRESS, AGENT_ADDRESS);
     expect(isRight(AdmissionContextCodec.decode(context))).toBe(true);
     expect(context).toEqual({
       policy_profile: 'participant-autonomous-execution/v1',
-      crossing_policy_installed: false,
       limits: { max_tool_actions_per_invocation: 16, max_concurrent_tool_actions_per_invocation: 4 },
       affordance_bindings: [
         {
@@ -46,13 +43,6 @@ describe('building the admission context of a policy participant', () => {
     });
   });
 
-  it('passes the crossing policy flag through', () => {
-    const context = buildAdmissionContext(compiledPortalProbe(), manifestWith(() => undefined), POLICY_ADDRESS, AGENT_ADDRESS, {
-      crossingPolicyInstalled: true,
-    });
-    expect(context.crossing_policy_installed).toBe(true);
-  });
-
   it("narrows to the participant's bindings and the policy implementation's offers", () => {
     const text = portalProbeWith((doc: Yaml) => {
       doc.agents['second-agent'] = { entity: 'portal-prober', actions: ['probe-customer-portal-login'], observation_boundaries: ['participant-view'] };
@@ -64,18 +54,14 @@ describe('building the admission context of a policy participant', () => {
       const offers = doc.participant_runtime.execution_bindings;
       offers.push({ ...offers[0], binding_id: 'other-runner-probe', participant_implementation_ref: 'other-runner' });
     });
-    const context = buildAdmissionContext(result.compiled, manifest, POLICY_ADDRESS, 'participant.behavior.second-agent', {
-      crossingPolicyInstalled: false,
-    });
+    const context = buildAdmissionContext(result.compiled, manifest, POLICY_ADDRESS, 'participant.behavior.second-agent');
     expect(context.affordance_bindings.map((b) => b.participant_address)).toEqual(['participant.behavior.second-agent']);
     expect(context.offers.map((o) => o.binding_id)).toEqual(['portal-probe-http']);
   });
 
   it('throws for a participant outside the policy, a programming error', () => {
     expect(() =>
-      buildAdmissionContext(compiledPortalProbe(), manifestWith(() => undefined), POLICY_ADDRESS, 'participant.behavior.nobody', {
-        crossingPolicyInstalled: false,
-      }),
+      buildAdmissionContext(compiledPortalProbe(), manifestWith(() => undefined), POLICY_ADDRESS, 'participant.behavior.nobody'),
     ).toThrow(/not a participant of policy/);
   });
 });

@@ -47,7 +47,6 @@ export const tick = (): string => new Date((clock += 1000)).toISOString();
 
 const context = (participantAddr: string): AdmissionContext => ({
   policy_profile: 'participant-autonomous-execution/v1',
-  crossing_policy_installed: false,
   limits: { max_tool_actions_per_invocation: 16, max_concurrent_tool_actions_per_invocation: 4 },
   affordance_bindings: [
     {
@@ -158,6 +157,7 @@ export class InvocationDriver {
     await this.run({
       type: 'AdmitToolAction',
       at: tick(),
+      crossingPolicyInstalled: false,
       request: {
         tool_call_id: `call-${this.ordinal}`,
         invocation_action_instance_id: this.id,
