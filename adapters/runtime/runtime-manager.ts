@@ -318,6 +318,19 @@ export class RuntimeManager {
     this.driver = undefined;
   }
 
+  /**
+   * A shared-clock reset: every policy's execution service adds 1 to its execution generation, so
+   * invocations opened afterwards refuse requests that carry an older one (`stale_generation`).
+   */
+  async resetSharedClock(): Promise<OperatorResult> {
+    for (const entry of this.schedulers.values()) {
+      const reset = await entry.scheduler.handle({ type: 'ResetSharedClock', at: this.now() });
+      if (reset.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: reset.reason };
+      if (reset.kind === 'refused') return { ok: false, code: reset.refusal.code, message: reset.refusal.message };
+    }
+    return { ok: true };
+  }
+
   setCrossingPolicyInstalled(installed: boolean): void {
     this.crossingPolicy.installed = installed;
   }
@@ -542,14 +555,7 @@ export class RuntimeManager {
     if (remote !== undefined) port.remote = remote;
     const attached: AttachedPort = port;
 
-    let close: InvocationCloseOutcome;
-    try {
-      this.options.runtime.attachInvocationToolActions?.(attached);
-      await aggregate.handle({ type: 'ActivateInvocation', at: this.now() });
-      close = { outcome: 'returned', result: await this.options.runtime.admitAction(request, snapshot) };
-    } catch {
-      close = { outcome: 'threw' };
-    }
+    const close = await this.dispatchInvocation(aggregate, attached, request, snapshot);
     port.endDispatch();
     const closed = await this.closeInvocation(aggregate, close);
     if (remote !== undefined) this.options.remotePorts?.revoke(invocationId);
@@ -558,6 +564,31 @@ export class RuntimeManager {
     if (closed.kind !== 'unavailable') return { kind: 'closed', state: aggregate.state };
     this.progress({ kind: 'storage_failure', reason: `${invocationId} stays open for recovery: ${closed.reason}` });
     return { kind: 'close_unwritten' };
+  }
+
+  /**
+   * Attaches the port, activates it and runs admitAction. When the store cannot record the activation,
+   * admitAction is not called (every port call would be refused invocation_inactive): the invocation
+   * closes as if it threw and its attempt is consumed.
+   */
+  private async dispatchInvocation(
+    aggregate: InvocationAggregate,
+    attached: AttachedPort,
+    request: OuterActionRequest,
+    snapshot: ParticipantSnapshot,
+  ): Promise<InvocationCloseOutcome> {
+    try {
+      this.options.runtime.attachInvocationToolActions?.(attached);
+      const activated = await aggregate.handle({ type: 'ActivateInvocation', at: this.now() });
+      if (activated.kind !== 'accepted') {
+        const reason = activated.kind === 'refused' ? activated.refusal.message : activated.reason;
+        this.progress({ kind: 'storage_failure', reason: `${request.action_instance_id} could not begin dispatch: ${reason}` });
+        return { outcome: 'threw' };
+      }
+      return { outcome: 'returned', result: await this.options.runtime.admitAction(request, snapshot) };
+    } catch {
+      return { outcome: 'threw' };
+    }
   }
 
   /** Appends the close, retrying a store that failed: until it is written the attempt cannot be counted. */
