@@ -1,7 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
-import type { ToolActionRequest } from '../../domain/invocation';
-import type { InvocationPortValues } from '../../domain/invocation';
+import { toolActionRequestFor } from '../runtime/tool-action-request';
 
 /**
  * The harness's declared mapping from an MCP tool name to the compiled relation its calls use. A tool
@@ -89,20 +88,4 @@ export const relationOf = (mapping: ToolMapping, toolName: string): ToolRelation
  * The admission request of one call: identity from the port, relation from the mapping. Tool
  * arguments are not a parameter, so they cannot reach the engine.
  */
-export const toolActionRequestFor = (
-  port: InvocationPortValues,
-  toolCallId: string,
-  relation: ToolRelation,
-): ToolActionRequest => ({
-  tool_call_id: toolCallId,
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: relation.tool_affordance_address,
-  action_contract_address: relation.action_contract_address,
-  observation_boundary_address: relation.observation_boundary_address,
-  target_addresses: relation.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+export { toolActionRequestFor };

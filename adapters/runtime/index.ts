@@ -1,4 +1,5 @@
 export * from './port';
+export * from './tool-action-request';
 export * from './participant-runtime';
 export { LocalInvocationPort, type CrossingPolicySwitch, type PortEventListener } from './invocation-port';
 export {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HarnessRuntime, RuntimeManager, type Harness, type InvocationToolActionPort } from '../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type Harness, type InvocationToolActionPort } from '../../adapters/runtime';
 import type { SqliteEventStore } from '../../adapters/event-store';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
@@ -41,19 +41,8 @@ export const portWorld = async (name: string, agents: number, harness: Harness):
 /** The tool calls the claim allows in one invocation. */
 export const CALLS_PER_INVOCATION = 16;
 
-export const admitRequest = (port: InvocationToolActionPort, toolCallId: string) => ({
-  tool_call_id: toolCallId,
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
-  action_contract_address: PORTAL_CLIENT.action_contract_address,
-  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-  target_addresses: PORTAL_CLIENT.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+export const admitRequest = (port: InvocationToolActionPort, toolCallId: string) =>
+  toolActionRequestFor(port, toolCallId, PORTAL_CLIENT);
 
 export const succeededResult = (port: InvocationToolActionPort, actionInstanceId: string) => ({
   status: 'succeeded' as const,

@@ -1,4 +1,4 @@
-import type { InvocationToolActionPort } from '../../adapters/runtime';
+import { toolActionRequestFor, type InvocationToolActionPort } from '../../adapters/runtime';
 
 /**
  * The seed's `call_tool`: admit the call, dispatch it, run the tool only after an accepted dispatch,
@@ -39,19 +39,7 @@ export const callTool = async (
   binding: ToolBinding,
   runTool: () => Promise<boolean>,
 ): Promise<ToolCallOutcome> => {
-  const decision = await port.admit({
-    tool_call_id: toolCallId,
-    invocation_action_instance_id: port.invocation_action_instance_id,
-    participant_address: port.participant_address,
-    episode_id: port.episode_id,
-    participant_implementation_ref: port.participant_implementation_ref,
-    tool_affordance_address: binding.tool_affordance_address,
-    action_contract_address: binding.action_contract_address,
-    observation_boundary_address: binding.observation_boundary_address,
-    target_addresses: binding.target_addresses,
-    execution_scope_ref: port.execution_scope_ref,
-    execution_generation: port.execution_generation,
-  });
+  const decision = await port.admit(toolActionRequestFor(port, toolCallId, binding));
   if (!decision.admitted) return { kind: 'refused', refusal: decision.refusal }; // do not run the tool
   const actionInstanceId = decision.action_instance_id;
   const receipt = await port.dispatch(actionInstanceId);

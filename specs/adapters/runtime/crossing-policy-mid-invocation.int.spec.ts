@@ -1,5 +1,5 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
-import { HarnessRuntime, RuntimeManager, type AdmitResult, type InvocationToolActionPort } from '../../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type AdmitResult, type InvocationToolActionPort } from '../../../adapters/runtime';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest, steppingClock } from './support/world';
 
@@ -10,19 +10,7 @@ import { compiledScenario, manifest, steppingClock } from './support/world';
  * open refuses that invocation's next admission.
  */
 
-const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
-  tool_call_id: toolCallId,
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
-  action_contract_address: PORTAL_CLIENT.action_contract_address,
-  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-  target_addresses: PORTAL_CLIENT.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+const requestFor = (port: InvocationToolActionPort, toolCallId: string) => toolActionRequestFor(port, toolCallId, PORTAL_CLIENT);
 
 describe('a crossing policy installed while an invocation is open', () => {
   it('refuses the open invocation’s next admission with crossing_policy_installed', async () => {

@@ -7,6 +7,7 @@ import {
   PlainRuntime,
   RegistrationRefused,
   RuntimeManager,
+  toolActionRequestFor,
   type AdmitResult,
   type Harness,
   type InvocationToolActionPort,
@@ -33,19 +34,7 @@ const managerWith = (runtime: ParticipantRuntime, options: { claim?: boolean; st
     clock: steppingClock(),
   });
 
-const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
-  tool_call_id: toolCallId,
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
-  action_contract_address: PORTAL_CLIENT.action_contract_address,
-  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-  target_addresses: PORTAL_CLIENT.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+const requestFor = (port: InvocationToolActionPort, toolCallId: string) => toolActionRequestFor(port, toolCallId, PORTAL_CLIENT);
 
 const eventTypes = async (store: MemoryEventStore, stream: string): Promise<string[]> => {
   const read = await store.readStream(stream);

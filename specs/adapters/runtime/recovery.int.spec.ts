@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import type { SqliteEventStore } from '../../../adapters/event-store';
-import { HarnessRuntime, RuntimeManager, schedulerAggregate } from '../../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../adapters/runtime';
 import { listOpenInvocations } from '../../../projections/open-invocations';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
@@ -131,16 +131,4 @@ describe('recovery after a restart', () => {
   });
 });
 
-const requestOf = (port: import('../../../adapters/runtime').InvocationToolActionPort) => ({
-  tool_call_id: '',
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
-  action_contract_address: PORTAL_CLIENT.action_contract_address,
-  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-  target_addresses: PORTAL_CLIENT.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+const requestOf = (port: InvocationToolActionPort) => toolActionRequestFor(port, '', PORTAL_CLIENT);

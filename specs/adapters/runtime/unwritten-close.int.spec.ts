@@ -1,5 +1,5 @@
 import { MemoryEventStore, type AppendResult } from '../../../adapters/event-store';
-import { HarnessRuntime, RuntimeManager, type InvocationToolActionPort, type OpenInvocationsIndex } from '../../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type InvocationToolActionPort, type OpenInvocationsIndex } from '../../../adapters/runtime';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 
@@ -28,19 +28,7 @@ class UnwritableClose extends MemoryEventStore {
   }
 }
 
-const requestFor = (port: InvocationToolActionPort, toolCallId: string) => ({
-  tool_call_id: toolCallId,
-  invocation_action_instance_id: port.invocation_action_instance_id,
-  participant_address: port.participant_address,
-  episode_id: port.episode_id,
-  participant_implementation_ref: port.participant_implementation_ref,
-  tool_affordance_address: PORTAL_CLIENT.tool_affordance_address,
-  action_contract_address: PORTAL_CLIENT.action_contract_address,
-  observation_boundary_address: PORTAL_CLIENT.observation_boundary_address,
-  target_addresses: PORTAL_CLIENT.target_addresses,
-  execution_scope_ref: port.execution_scope_ref,
-  execution_generation: port.execution_generation,
-});
+const requestFor = (port: InvocationToolActionPort, toolCallId: string) => toolActionRequestFor(port, toolCallId, PORTAL_CLIENT);
 
 /** Admits and dispatches one tool call, then returns without its outcome; hands the port out. */
 const dispatchAndReturn = (keep: (port: InvocationToolActionPort) => void) =>
