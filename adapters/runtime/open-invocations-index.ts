@@ -2,8 +2,15 @@ import type { Database } from 'better-sqlite3';
 import { listOpenInvocations, openInvocationsProjection } from '../../projections/open-invocations';
 import { ProjectionRunner } from '../../projections/runner';
 import type { EventStore } from '../event-store';
-import type { OpenInvocationsIndex } from './runtime-manager';
-import { readSchedulerSnapshots, schedulerSnapshotsProjection } from './scheduler-snapshots';
+import { readSchedulerSnapshots, schedulerSnapshotsProjection, type SchedulerSnapshot } from './scheduler-snapshots';
+
+/** Keeps the open-invocations read model current and lists it (projections/open-invocations). */
+export interface OpenInvocationsIndex {
+  catchUp(): Promise<unknown>;
+  listOpen(): readonly { readonly invocation_action_instance_id: string }[];
+  /** Scheduler states by stream, as of the last catch-up; without them start() folds every scheduler stream. */
+  schedulerSnapshots?(): ReadonlyMap<string, SchedulerSnapshot>;
+}
 
 /**
  * The open-invocations read model and the scheduler snapshots in the views database, as recovery reads
