@@ -19,6 +19,26 @@ export type CatchUpSource = {
   readonly pageSize?: number;
 };
 
+/** The listeners of a store's live subscriptions, woken each time new events are durable. */
+export class AppendedSignal {
+  private readonly listeners = new Set<() => void>();
+
+  readonly onAppended = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly notify = (): void => {
+    this.listeners.forEach((listener) => listener());
+  };
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}
+
 const DEFAULT_PAGE_SIZE = 512;
 
 /**

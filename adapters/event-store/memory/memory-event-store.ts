@@ -1,4 +1,4 @@
-import { startCatchUpSubscription } from '../catch-up-subscription';
+import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
 import { reappendStartRevision, satisfiesExpectedRevision } from '../expected-revision';
 import type {
   AppendOptions,
@@ -32,7 +32,7 @@ export class MemoryEventStore implements EventStore {
   readonly checkpoints = new MemoryCheckpointStore();
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, MemoryStream>();
-  private readonly listeners = new Set<() => void>();
+  private readonly appended = new AppendedSignal();
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -66,7 +66,7 @@ export class MemoryEventStore implements EventStore {
       this.log.push(recorded);
     }
     const last = target.events[target.events.length - 1];
-    queueMicrotask(() => this.listeners.forEach((listener) => listener()));
+    queueMicrotask(this.appended.notify);
     return {
       kind: 'appended',
       nextExpectedRevision: last === undefined ? -1n : last.revision,
@@ -92,16 +92,13 @@ export class MemoryEventStore implements EventStore {
       {
         readAll: (readOptions) => this.readAll(readOptions),
         checkpoints: this.checkpoints,
-        onAppended: (listener) => {
-          this.listeners.add(listener);
-          return () => this.listeners.delete(listener);
-        },
+        onAppended: this.appended.onAppended,
       },
       options,
     );
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
+    this.appended.clear();
   }
 }

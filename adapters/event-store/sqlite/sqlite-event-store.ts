@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { startCatchUpSubscription } from '../catch-up-subscription';
+import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
 import {
   describeError,
   storageFailure,
@@ -123,7 +123,7 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   readonly checkpoints: SqliteCheckpointStore;
   private readonly writer: AppendWriter;
-  private readonly listeners = new Set<() => void>();
+  private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectAll: Statement<[number, number], EventTuple>;
   private closed = false;
@@ -135,7 +135,7 @@ export class SqliteEventStore implements EventStore {
     busyTimeoutMs: number,
   ) {
     this.checkpoints = new SqliteCheckpointStore(database);
-    const onCommitted = () => this.listeners.forEach((listener) => listener());
+    const onCommitted = this.appended.notify;
     this.writer =
       database.memory || database.name === IN_MEMORY || database.name === ''
         ? new InThreadWriter(database, onCommitted)
@@ -179,10 +179,7 @@ export class SqliteEventStore implements EventStore {
       {
         readAll: (readOptions) => this.readAll(readOptions),
         checkpoints: this.checkpoints,
-        onAppended: (listener) => {
-          this.listeners.add(listener);
-          return () => this.listeners.delete(listener);
-        },
+        onAppended: this.appended.onAppended,
         pollIntervalMs: this.pollIntervalMs,
       },
       options,
@@ -193,7 +190,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     await this.writer.close();
-    this.listeners.clear();
+    this.appended.clear();
     this.database.close();
   }
 }
