@@ -5,7 +5,7 @@ import { buildAuditReport } from '../audit-report';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 
 export const SOUND_SENTENCE =
   'every settled tool action has exactly its three history events, admission ordinals run 1, 2, 3... in each invocation, and each invocation\'s tool triples come immediately before its outer triple';
@@ -109,12 +109,10 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
       setExit(
         await runAudit(
           {
-            json: opts.json === true,
+            ...storeFlagsOf(opts),
             ...(opts.participant === undefined ? {} : { participant: opts.participant }),
             ...(opts.episode === undefined ? {} : { episode: opts.episode }),
             ...(opts.invocation === undefined ? {} : { invocation: opts.invocation }),
-            ...(opts.store === undefined ? {} : { store: opts.store }),
-            ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
           },
           io,
         ),

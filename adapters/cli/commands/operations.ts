@@ -4,7 +4,7 @@ import { catchUpViews } from '../audit-report';
 import { table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 
 const describe = (operation: OperationStatus): string => {
   const lines: [string, string][] = [
@@ -81,7 +81,7 @@ export const registerOperations = (program: Command, io: CliIo, setExit: (code: 
       setExit(
         await runOperationsGet(
           id,
-          { json: opts.json === true, ...(opts.store === undefined ? {} : { store: opts.store }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) },
+          storeFlagsOf(opts),
           io,
         ),
       );

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ALL_PROJECTIONS, ProjectionRunner } from '../../../projections';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 import { openWorkspace, type StoreFlags } from '../workspace';
 
 const NAMES = ALL_PROJECTIONS.map((projection) => projection.name);
@@ -59,7 +59,7 @@ export const registerProjections = (program: Command, io: CliIo, setExit: (code:
       setExit(
         await runProjectionsRebuild(
           name,
-          { json: opts.json === true, ...(opts.store === undefined ? {} : { store: opts.store }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) },
+          storeFlagsOf(opts),
           io,
         ),
       );

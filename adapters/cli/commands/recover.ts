@@ -4,7 +4,7 @@ import { openOperatorEngine } from '../engine';
 import { invocationLabel, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
 import { describeProgress } from '../progress';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 import type { StoreFlags } from '../workspace';
 
 export interface RecoveryReport {
@@ -88,7 +88,7 @@ export const registerRecover = (program: Command, io: CliIo, setExit: (code: num
     .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runRecover(
-          { json: opts.json === true, ...(opts.store === undefined ? {} : { store: opts.store }), ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }) },
+          storeFlagsOf(opts),
           io,
         ),
       );

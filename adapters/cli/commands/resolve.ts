@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { ResolvedEffect } from '../../../domain/invocation';
 import { openOperatorEngine } from '../engine';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 import type { StoreFlags } from '../workspace';
 
 export interface ResolveOptions extends StoreFlags {
@@ -64,9 +64,7 @@ export const registerResolve = (program: Command, io: CliIo, setExit: (code: num
             actionInstanceId,
             effect: opts.effect,
             evidence: opts.evidence,
-            json: opts.json === true,
-            ...(opts.store === undefined ? {} : { store: opts.store }),
-            ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+            ...storeFlagsOf(opts),
           },
           io,
         ),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { storeOptions } from '../store-options';
+import { storeFlagsOf, storeOptions } from '../store-options';
 import { buildAuditReport, type AuditReport } from '../audit-report';
 import { formatAudit } from './audit';
 import type { RuntimeProgress } from '../../runtime';
@@ -297,12 +297,10 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
           scenarioPath,
           manifestPath: opts.manifest,
           harness: opts.harness,
-          json: opts.json === true,
+          ...storeFlagsOf(opts),
           ...(opts.ticks === undefined ? {} : { ticks: opts.ticks }),
           ...(opts.episode === undefined ? {} : { episode: opts.episode }),
           ...(opts.toolDelayMs === undefined ? {} : { toolDelayMs: opts.toolDelayMs }),
-          ...(opts.store === undefined ? {} : { store: opts.store }),
-          ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
         },
         (line) => io.stderr(`${line}\n`),
       );

@@ -4,16 +4,10 @@ import { catchUpViews } from '../audit-report';
 import { openOperatorEngine } from '../engine';
 import { table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
-import { storeOptions } from '../store-options';
-import { openWorkspace, type StoreFlags } from '../workspace';
+import { storeFlagsOf, storeOptions, type StoreFlagsWithJson } from '../store-options';
+import { openWorkspace } from '../workspace';
 
-type Flags = StoreFlags & { readonly json: boolean };
-
-const flagsOf = (opts: { json?: boolean; store?: string; dataDir?: string }): Flags => ({
-  json: opts.json === true,
-  ...(opts.store === undefined ? {} : { store: opts.store }),
-  ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
-});
+type Flags = StoreFlagsWithJson;
 
 export const runSchedulerRestart = async (participant: string, options: Flags, io: CliIo): Promise<number> => {
   const engine = await openOperatorEngine('scheduler restart', options);
@@ -87,12 +81,12 @@ export const registerScheduler = (program: Command, io: CliIo, setExit: (code: n
   storeOptions(restart)
     .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed, 2 usage error.')
     .action(async (participant: string, opts: { json?: boolean; store?: string; dataDir?: string }) => {
-      setExit(await runSchedulerRestart(participant, flagsOf(opts), io));
+      setExit(await runSchedulerRestart(participant, storeFlagsOf(opts), io));
     });
   const list = scheduler.command('list').description('list every scheduler: running or stopped, and what stopped it').option('--json', 'print the schedulers as JSON');
   storeOptions(list)
     .addHelpText('after', '\nExit codes: 0 listed, 1 the store failed, 2 usage error.')
     .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
-      setExit(await runSchedulerList(flagsOf(opts), io));
+      setExit(await runSchedulerList(storeFlagsOf(opts), io));
     });
 };
