@@ -32,7 +32,8 @@ import type {
   ResolveIndeterminateToolAction,
 } from './commands';
 import { describeValidationError } from './decode-errors';
-import type { InvocationClosed, InvocationEvent, ToolActionSettled } from './events';
+import type { InvocationClosed, InvocationEvent } from './events';
+import { leftoverSettlements } from './interrupted';
 import type { Refusal } from './refusal-codes';
 import type { InvocationState, OpenedInvocation } from './state';
 import { invocationStateConflict, stateConflict } from './state-conflicts';
@@ -183,36 +184,8 @@ const cancelToolAction = (command: CancelToolAction, current: InvocationState): 
 };
 
 /** What was left open settles: undispatched -> withheld, dispatched without outcome -> indeterminate. */
-const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean): InvocationEvent[] => {
-  const events: InvocationEvent[] = [];
-  const invocationId = state.portValues.invocation_action_instance_id;
-  for (const record of state.toolActions) {
-    if (record.phase === 'admitted') {
-      const withheld: ToolActionSettled = {
-        type: 'ToolActionSettled',
-        at,
-        invocation_action_instance_id: invocationId,
-        action_instance_id: record.actionInstanceId,
-        settlement: 'withheld',
-        reason: recovered ? 'recovered' : 'invocation_closed',
-      };
-      events.push(withheld);
-    } else if (record.phase === 'dispatched') {
-      const indeterminate: ToolActionSettled = {
-        type: 'ToolActionSettled',
-        at,
-        invocation_action_instance_id: invocationId,
-        action_instance_id: record.actionInstanceId,
-        settlement: 'indeterminate',
-        reason: recovered
-          ? 'dispatched without outcome when the engine restarted'
-          : 'dispatched without outcome when the invocation returned',
-      };
-      events.push(indeterminate);
-    }
-  }
-  return events;
-};
+const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean): InvocationEvent[] =>
+  leftoverSettlements(state.portValues.invocation_action_instance_id, state.toolActions, at, recovered);
 
 /** Why the outer result cannot stand for this invocation, or undefined when it can. */
 const outerResultDefect = (state: OpenedInvocation, result: ActionResult): string | undefined => {

@@ -13,3 +13,12 @@ export * from './queries';
 export * from './refusal-codes';
 export * from './state';
 export * from './tool-action-request';
+export {
+  decideRecovery,
+  evolveInterrupted,
+  initialInterruptedInvocation,
+  interruptedInvocationDecider,
+  type InterruptedInvocation,
+  type InterruptedInvocationEvent,
+  type UnsettledToolAction,
+} from './interrupted';
