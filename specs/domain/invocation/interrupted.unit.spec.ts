@@ -9,10 +9,13 @@ import {
   type InterruptedInvocation,
   type InvocationEvent,
   type InvocationState,
+  type RecoverInvocation,
 } from '../../../domain/invocation';
 import { toolActionInstanceId } from '../../../domain/addresses';
 import { run } from './arbitraries';
-import { INVOCATION_ID, activeInvocation, admissionContext, admit, dispatch, recover, reportUnknown, request, resolve } from './fixtures';
+import { AT, INVOCATION_ID, activeInvocation, admissionContext, admit, dispatch, reportUnknown, request, resolve } from './fixtures';
+
+const recover: RecoverInvocation = { type: 'RecoverInvocation', at: AT };
 
 /**
  * Recovery decides from the interrupted-invocation fold (a snapshot the open-invocations view keeps)
