@@ -1,4 +1,5 @@
 import { listOpenInvocations, openInvocationsProjection } from '../../../projections/open-invocations';
+import { evolveInterrupted, initialInterruptedInvocation } from '../../../domain/invocation';
 import { ProjectionRunner } from '../../../projections/runner';
 import { openViews, STORES } from '../support/stores';
 import { InvocationDriver, participant, runReturningInvocation } from '../support/world';
@@ -21,6 +22,8 @@ describe.each(STORES)('open invocations on the %s store', (_name, makeStore) => 
         participant_address: participant('prober'),
         episode_id: 'episode-0001',
         opened_at: expect.stringMatching(/^2026-/),
+        recovery: { status: 'open', invocationId: first.id, admitted: 0, unsettled: [], unresolvedIndeterminate: [] },
+        revision: 0,
       },
       expect.objectContaining({ invocation_action_instance_id: second.id, stream: second.stream }),
     ]);
@@ -33,6 +36,43 @@ describe.each(STORES)('open invocations on the %s store', (_name, makeStore) => 
     await first.recover();
     await runner.catchUp();
     expect(listOpenInvocations(views)).toEqual([]);
+    await store.close();
+  });
+
+  it("keeps each open invocation's recovery fold and revision as its stream's, across pages", async () => {
+    const store = makeStore();
+    const views = openViews();
+    const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection], pageSize: 2 });
+    const driver = new InvocationDriver(store, participant('prober'), 1);
+    await driver.open();
+    await driver.activate();
+    const completed = await driver.admit();
+    const unknown = await driver.admit();
+    await driver.dispatch(completed);
+    await runner.catchUp();
+    await driver.dispatch(unknown);
+    await driver.complete(completed);
+    await driver.reportUnknown(unknown);
+    const withheld = await driver.admit();
+    const dispatched = await driver.admit();
+    await driver.dispatch(dispatched);
+    await runner.catchUp();
+    const fold = driver.events.reduce(evolveInterrupted, initialInterruptedInvocation());
+    expect(fold).toEqual({
+      status: 'open',
+      invocationId: driver.id,
+      admitted: 4,
+      unsettled: [
+        { actionInstanceId: withheld, phase: 'admitted' },
+        { actionInstanceId: dispatched, phase: 'dispatched' },
+      ],
+      unresolvedIndeterminate: [unknown],
+    });
+    expect(listOpenInvocations(views)).toEqual([expect.objectContaining({ recovery: fold, revision: driver.events.length - 1 })]);
+
+    await driver.resolve(unknown);
+    await runner.catchUp();
+    expect(listOpenInvocations(views)[0]).toMatchObject({ recovery: { unresolvedIndeterminate: [] }, revision: driver.events.length - 1 });
     await store.close();
   });
 
