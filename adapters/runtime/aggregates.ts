@@ -1,6 +1,9 @@
 import {
   INVOCATION_EVENT_TYPES,
+  interruptedInvocationDecider,
   invocationDecider,
+  type InterruptedInvocation,
+  type RecoverInvocation,
   type InvocationCommand,
   type InvocationEvent,
   type InvocationState,
@@ -50,11 +53,19 @@ export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('a
 export const schedulerEventCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
 
 export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCommand, InvocationEvent, Refusal>;
+/** The same invocation stream folded only as far as recovery reads it (domain/invocation/interrupted.ts). */
+export type InterruptedInvocationAggregate = StreamAggregate<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal>;
 export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal>;
 
 const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, Refusal> = {
   streamOf: invocationStream,
   decider: invocationDecider,
+  codec: invocationEventCodec,
+};
+
+const interruptedInvocationKind: AggregateKind<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal> = {
+  streamOf: invocationStream,
+  decider: interruptedInvocationDecider,
   codec: invocationEventCodec,
 };
 
@@ -68,6 +79,10 @@ const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEv
 /** The invocation's aggregate; it keeps `invocationActionInstanceId` (the port values' own string) as its key. */
 export const invocationAggregate = (store: EventStore, invocationActionInstanceId: string): InvocationAggregate =>
   new StreamAggregate(invocationActionInstanceId, store, invocationKind);
+
+/** Recovery's view of an invocation: restored from the open-invocations view's snapshot, or folded from its stream. */
+export const interruptedInvocationAggregate = (store: EventStore, invocationActionInstanceId: string): InterruptedInvocationAggregate =>
+  new StreamAggregate(invocationActionInstanceId, store, interruptedInvocationKind);
 
 export const schedulerAggregate = (store: EventStore, policyAddress: string, participantAddress: string): SchedulerAggregate =>
   new StreamAggregate(schedulerStream(policyAddress, participantAddress), store, schedulerKind);

@@ -1,13 +1,20 @@
 import type { Database } from 'better-sqlite3';
-import { listOpenInvocations, openInvocationsProjection } from '../../projections/open-invocations';
+import { listOpenInvocations, openInvocationsProjection, type OpenInvocationRow } from '../../projections/open-invocations';
 import { ProjectionRunner } from '../../projections/runner';
 import type { EventStore } from '../event-store';
 import { readSchedulerSnapshots, schedulerSnapshotsProjection, type SchedulerSnapshot } from './scheduler-snapshots';
 
+/**
+ * An open invocation as recovery reads it: with the fold recovery decides from and the revision it
+ * reflects when the view keeps them (recovery then reads no stream), else just its id.
+ */
+export type OpenInvocationEntry = Pick<OpenInvocationRow, 'invocation_action_instance_id'> &
+  Partial<Pick<OpenInvocationRow, 'recovery' | 'revision'>>;
+
 /** Keeps the open-invocations read model current and lists it (projections/open-invocations). */
 export interface OpenInvocationsIndex {
   catchUp(): Promise<unknown>;
-  listOpen(): readonly { readonly invocation_action_instance_id: string }[];
+  listOpen(): readonly OpenInvocationEntry[];
   /** Scheduler states by stream, as of the last catch-up; without them start() folds every scheduler stream. */
   schedulerSnapshots?(): ReadonlyMap<string, SchedulerSnapshot>;
 }

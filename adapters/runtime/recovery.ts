@@ -1,24 +1,26 @@
-import { invocationAggregate } from './aggregates';
+import type { AttemptOutcome } from '../../domain/scheduler';
+import { invocationAggregate, interruptedInvocationAggregate } from './aggregates';
 import { attemptOutcomeOf, finishAttempt, indeterminateIdsOf } from './attempts';
-import type { OpenInvocationsIndex } from './open-invocations-index';
+import type { OpenInvocationEntry, OpenInvocationsIndex } from './open-invocations-index';
 import type { PolicyParticipant } from './policy-participants';
 import { reportToolProgress } from './progress';
 import { must, type RuntimeContext } from './runtime-context';
 import { catchUpView } from './view-catch-up';
 
 /**
- * Recovers invocations many at a time: each one's appends then share group commits (one fsync for a
- * batch instead of one each), so recovery time grows with the open invocations' events, not with their
- * number of round trips to the disk. Commands on one scheduler still run one after another.
+ * Recovers up to this many invocations at a time: their appends share group commits (one fsync for
+ * many instead of one each), and while the writer commits some the next ones are decided. Commands on
+ * one scheduler still run one after another.
  */
-const RECOVERY_BATCH = 256;
+const RECOVERY_WINDOW = 512;
 
-const recoverInBatches = async (invocationIds: readonly string[], recover: (invocationId: string) => Promise<void>): Promise<void> => {
-  const seen = new Set<string>();
-  const unique = invocationIds.filter((id) => !seen.has(id) && (seen.add(id), true));
-  for (let first = 0; first < unique.length; first += RECOVERY_BATCH) {
-    await Promise.all(unique.slice(first, first + RECOVERY_BATCH).map(recover));
-  }
+/** Runs `recover` over `items`, at most RECOVERY_WINDOW at once, starting the next as each ends. */
+const recoverConcurrently = async <T>(items: readonly T[], recover: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await recover(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(RECOVERY_WINDOW, items.length) }, lane));
 };
 
 /**
@@ -56,10 +58,9 @@ export const recoverInterrupted = async (context: RuntimeContext, openInvocation
     for (const actionInstanceId of entry.scheduler.state.inFlight.values()) owners.set(actionInstanceId, entry);
   }
   if (openInvocations !== undefined) {
-    await recoverInBatches(
-      openInvocations.listOpen().map((row) => row.invocation_action_instance_id),
-      (invocationId) => recoverInvocation(context, invocationId, owners.get(invocationId)),
-    );
+    const seen = new Set<string>();
+    const listed = openInvocations.listOpen().filter((row) => !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
+    await recoverConcurrently(listed, (row) => recoverListed(context, row, owners.get(row.invocation_action_instance_id)));
   }
   // Attempts still in flight: interrupted before their invocation opened, after it closed, or not yet
   // in the open-invocations view.
@@ -67,24 +68,55 @@ export const recoverInterrupted = async (context: RuntimeContext, openInvocation
   for (const entry of schedulers.values()) {
     for (const actionInstanceId of entry.scheduler.state.inFlight.values()) stillInFlight.push(actionInstanceId);
   }
-  await recoverInBatches(stillInFlight, (invocationId) => recoverInvocation(context, invocationId, owners.get(invocationId)));
-  await catchUpView(openInvocations, context.progress);
+  await recoverConcurrently(stillInFlight, (invocationId) => recoverInvocation(context, invocationId, owners.get(invocationId)));
+};
+
+/**
+ * Settles and closes an invocation the open-invocations view lists as open, deciding from the view's
+ * fold of it (or, without one, from its stream folded as recovery reads it); counts its attempt. A view
+ * behind the stream is safe: the append expects the fold's revision, so it re-reads from there and
+ * decides again. Anything else (the stream says it already closed) takes the general path.
+ */
+const recoverListed = async (context: RuntimeContext, row: OpenInvocationEntry, owner: PolicyParticipant | undefined): Promise<void> => {
+  const invocationId = row.invocation_action_instance_id;
+  const aggregate = interruptedInvocationAggregate(context.options.store, invocationId);
+  const restored = row.recovery !== undefined && row.revision !== undefined && aggregate.restore(row.recovery, row.revision);
+  if (!restored) await must(aggregate.load(), `reading ${aggregate.stream}`);
+  if (aggregate.state.status !== 'open') return recoverInvocation(context, invocationId, owner);
+  const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });
+  if (recovered.kind === 'unavailable') throw new Error(`recovering ${invocationId}: ${recovered.reason}`);
+  if (recovered.kind === 'refused') return recoverInvocation(context, invocationId, owner);
+  reportToolProgress(recovered.events, context.options.onProgress);
+  const state = recovered.state;
+  // A recovered invocation closed as if it threw: its attempt is consumed (attemptOutcomeOf).
+  const indeterminate = state.status === 'unopened' ? [] : state.unresolvedIndeterminate;
+  await finishAttempts(context, owner, invocationId, 'consumed', indeterminate);
 };
 
 /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight under `owner`). */
 const recoverInvocation = async (context: RuntimeContext, invocationId: string, owner: PolicyParticipant | undefined): Promise<void> => {
   const aggregate = invocationAggregate(context.options.store, invocationId);
   await must(aggregate.load(), `reading ${aggregate.stream}`);
-  let state = aggregate.state;
-  if (state.status === 'opened' && state.lifecycle.status !== 'closed') {
+  if (aggregate.state.status === 'opened' && aggregate.state.lifecycle.status !== 'closed') {
     const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });
     if (recovered.kind === 'unavailable') throw new Error(`recovering ${invocationId}: ${recovered.reason}`);
     if (recovered.kind === 'accepted') reportToolProgress(recovered.events, context.options.onProgress);
-    state = aggregate.state;
   }
+  const state = aggregate.state;
+  await finishAttempts(context, owner, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state));
+};
+
+/** Counts every attempt `owner` has in flight for the invocation. */
+const finishAttempts = async (
+  context: RuntimeContext,
+  owner: PolicyParticipant | undefined,
+  invocationId: string,
+  outcome: AttemptOutcome,
+  indeterminate: readonly string[],
+): Promise<void> => {
   if (owner === undefined) return;
   for (const [attempt, actionInstanceId] of [...owner.scheduler.state.inFlight]) {
     if (actionInstanceId !== invocationId) continue;
-    await finishAttempt(context, owner, attempt, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state), true);
+    await finishAttempt(context, owner, attempt, invocationId, outcome, indeterminate, true);
   }
 };

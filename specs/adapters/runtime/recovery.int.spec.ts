@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import type { SqliteEventStore } from '../../../adapters/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../adapters/runtime';
+import { openInvocationsIndex, type OpenInvocationsIndex } from '../../../adapters/runtime/open-invocations-index';
 import { listOpenInvocations } from '../../../projections/open-invocations';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
@@ -39,10 +40,11 @@ describe('recovery after a restart', () => {
     dir.remove();
   });
 
-  const managerOn = (harness: ConstructorParameters<typeof HarnessRuntime>[0]) => {
+  const managerOn = (harness: ConstructorParameters<typeof HarnessRuntime>[0], openInvocations?: (views: BetterSqlite3.Database) => OpenInvocationsIndex) => {
     const store = open(openSqlite(join(dir.path, 'events.sqlite')));
     const views = open(new BetterSqlite3(join(dir.path, 'views.sqlite')));
     const manager = new RuntimeManager({
+      ...(openInvocations === undefined ? {} : { openInvocations: openInvocations(views) }),
       compiled: compiledScenario(),
       manifest: manifest(),
       runtime: new HarnessRuntime(harness),
@@ -106,6 +108,42 @@ describe('recovery after a restart', () => {
     expect(closes).toHaveLength(1);
     const finished = (await typesOf(second.store, schedulerStream(POLICY, PARTICIPANT))).filter((t) => t === 'AttemptFinished');
     expect(finished).toHaveLength(2);
+  });
+
+  it('recovers from a view that fell behind the stream: a dispatch the view did not see still ends indeterminate', async () => {
+    let dispatchNow: () => void = () => undefined;
+    let admittedBoth: () => void = () => undefined;
+    let interrupted: () => void = () => undefined;
+    const reachedAdmissions = new Promise<void>((resolve) => (admittedBoth = resolve));
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      const withheld = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-1' });
+      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+      admittedBoth();
+      await new Promise<void>((resolve) => (dispatchNow = resolve));
+      if (withheld.admitted && dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    });
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedAdmissions;
+    await openInvocationsIndex(first.store, first.views).catchUp();
+    const stale = listOpenInvocations(first.views);
+    expect(stale).toEqual([expect.objectContaining({ recovery: expect.objectContaining({ unsettled: [
+      { actionInstanceId: tool(1), phase: 'admitted' },
+      { actionInstanceId: tool(2), phase: 'admitted' },
+    ] }) })]);
+    dispatchNow();
+    await reachedCrash;
+
+    // The restart's view never catches up: it lists the invocation as the view saw it before the dispatch.
+    const second = managerOn(async (request) => probeResult(request, []), () => ({ catchUp: async () => undefined, listOpen: () => stale }));
+    await second.manager.start();
+    expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'withheld' });
+    expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
   });
 
   it('counts an attempt interrupted before its invocation opened as consumed', async () => {
