@@ -63,6 +63,8 @@ export class RuntimeManager {
   private currentTick = -1;
   private started = false;
   private advancing: Promise<void> = Promise.resolve();
+  /** The views catching up over what recovery appended; close() waits for it. */
+  private recoveryViews: Promise<unknown> = Promise.resolve();
   private driver: NodeJS.Timeout | undefined;
   private driverStopped = true;
   private readonly openInvocations: OpenInvocationsIndex | undefined;
@@ -99,11 +101,21 @@ export class RuntimeManager {
     return this.currentTick;
   }
 
-  /** Recovery: every interrupted invocation is settled and closed, and its attempt counted, before any new one. */
+  /**
+   * Recovery: every interrupted invocation is settled and closed, and its attempt counted, before any
+   * new one. Ready once that is durable: the views catch up over recovery's events in the background
+   * (the first tick catches them up too; `viewsCurrent()` and `close()` wait for it).
+   */
   async start(): Promise<void> {
     this.currentTick = await restoreSchedulers(this.context, this.openInvocations, this.currentTick);
     await recoverInterrupted(this.context, this.openInvocations);
     this.started = true;
+    this.recoveryViews = catchUpView(this.openInvocations, this.context.progress);
+  }
+
+  /** Resolves once the views have caught up over what start() recovered. */
+  async viewsCurrent(): Promise<void> {
+    await this.recoveryViews;
   }
 
   /** Moves the shared clock `ticks` forward, running every due attempt in tick order. */
@@ -184,5 +196,6 @@ export class RuntimeManager {
   async close(): Promise<void> {
     this.stopClock();
     await this.advancing;
+    await this.recoveryViews;
   }
 }
