@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type * as E from 'fp-ts/Either';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../event-store';
 
@@ -46,7 +46,7 @@ type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; read
  * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
  */
 export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
-  `${stream}@${revision}:${createHash('sha256').update(type).update('\n').update(JSON.stringify(data)).digest('hex').slice(0, 16)}`;
+  `${stream}@${revision}:${hash('sha256', `${type}\n${JSON.stringify(data)}`).slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
