@@ -28,8 +28,10 @@ const TARGET_MS = 1000;
 const TARGET_OPEN = 10_000;
 /** The interrupted invocations' participants: agent-1 to agent-63 are also the history's. */
 const OPEN_AGENTS = 'agent';
-/** Group commits recovery needs for 10,000 invocations: settle-and-close, then finish-attempt, per batch of 256. */
-const FSYNCS_PER_10K = 2 * Math.ceil(10_000 / 256);
+/** Group commits recovery needs at least for 10,000 invocations: settle-and-close, then finish-attempt, per window of 512. */
+const FSYNCS_PER_10K = 2 * Math.ceil(10_000 / 512);
+/** Restarts per case, each over a fresh copy of the same crashed files; the median is the figure. */
+const RUNS_PER_CASE = 3;
 
 export interface Case {
   readonly open: number;
@@ -123,11 +125,6 @@ const interruptInvocations = async (eventsPath: string, viewsPath: string, open:
   await store.close();
 };
 
-export interface CrashedFiles {
-  readonly eventsPath: string;
-  readonly viewsPath: string;
-}
-
 /** The files a crash left: the history, then `open` invocations interrupted mid-flight. */
 export const crashedFiles = async (dir: string, history: CrashedFiles, testCase: Case): Promise<CrashedFiles> => {
   const eventsPath = join(dir, `recover-${testCase.open}-${testCase.history}.sqlite`);
@@ -169,8 +166,19 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
   return ms;
 };
 
-const recoverOnce = async (dir: string, history: CrashedFiles, testCase: Case): Promise<number> =>
-  restartOnce(await crashedFiles(dir, history, testCase), testCase);
+/** Restarts RUNS_PER_CASE times over copies of one crash; returns the times in ms, fastest first. */
+const recoverRuns = async (dir: string, history: CrashedFiles, testCase: Case): Promise<number[]> => {
+  const crashed = await crashedFiles(dir, history, testCase);
+  const times: number[] = [];
+  for (let run = 1; run <= RUNS_PER_CASE; run += 1) {
+    const copy = { eventsPath: `${crashed.eventsPath}.run`, viewsPath: `${crashed.viewsPath}.run` };
+    copyFileSync(crashed.eventsPath, copy.eventsPath);
+    copyFileSync(crashed.viewsPath, copy.viewsPath);
+    times.push(await restartOnce(copy, testCase));
+  }
+  for (const path of [crashed.eventsPath, crashed.viewsPath]) rmSync(path, { force: true });
+  return times.sort((a, b) => a - b);
+};
 
 export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Promise<FigureResult> => {
   const cases: readonly Case[] = only ?? (quick
@@ -199,14 +207,17 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
     ];
     const results: { testCase: Case; ms: number }[] = [];
     for (const testCase of cases) {
-      const ms = await recoverOnce(dir, await historyFile(dir, testCase.history, histories), testCase);
+      const times = await recoverRuns(dir, await historyFile(dir, testCase.history, histories), testCase);
+      const ms = times[Math.floor(times.length / 2)]!;
       results.push({ testCase, ms });
       rows.push({
         measure: `${testCase.open.toLocaleString('en-US')} open, ${testCase.history.toLocaleString('en-US')} events of history`,
         p50: ms,
         p99: null,
         unit: 'ms',
-        relative: `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation, ${(ms / fsync.p50).toFixed(0)} F`,
+        relative:
+          `${((ms / testCase.open) * 1000).toFixed(1)} us per open invocation, ${(ms / fsync.p50).toFixed(0)} F ` +
+          `(runs ${times.map((t) => Math.round(t)).join(', ')} ms)`,
       });
     }
     const largestOpen = Math.max(...cases.map((c) => c.open));
@@ -226,13 +237,14 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
       measured: `${Math.round(worst)} ms; ${historyRatio} x the history took ${historyGrowth.toFixed(2)} x the time`,
       met: worst <= targetMs && historyGrowth < 1 + (historyRatio - 1) / 4,
       notes: [
-        "one run per case; the history is filled with batched inserts of the replay benchmark's attempts, " +
+        `median of ${RUNS_PER_CASE} restarts per case, each over a fresh copy of the same crash; the history is filled with batched inserts of the replay benchmark's attempts, ` +
           'its participants (agent-1 to agent-63) among the interrupted ones, their views caught up before the crash',
         ...(worst <= targetMs
           ? []
           : [
-              'recovery is CPU-bound, not fsync-bound (see the floor): per invocation it reads its stream (9 rows, about 9 KB), ' +
-                'settles and closes it, finishes its attempt, and the views catch up over those events; see docs/performance.md',
+              'recovery is CPU-bound, not fsync-bound (see the floor): per invocation the main thread restores the fold the view keeps, ' +
+                'decides settle-and-close and the attempt\'s finish, and the writer thread inserts and commits them (two appends, ' +
+                'four to five rows); the two threads mostly take turns; see docs/performance.md',
             ]),
       ],
     };
