@@ -197,5 +197,36 @@ describe('raes-tools audit of a damaged history', () => {
     expect(cli('projections', 'rebuild', 'participant-history', '--data-dir', dataDir).status).toBe(0);
     expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
   });
+
+  it('exits 1 saying which invocation cannot be rendered and how to rebuild, when the view points past its stream', () => {
+    const dataDir = scratchDir('unavailable');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
+
+    // The history view is an index into the store: its row now names a revision the stream never reached.
+    const views = new BetterSqlite3(join(dataDir, 'views.sqlite'));
+    expect(views.prepare('UPDATE participant_history_index SET closing_revision = closing_revision + 100').run().changes).toBe(1);
+    views.close();
+
+    for (const args of [[], ['--json'], ['--participant', PARTICIPANT]]) {
+      const damaged = cli('audit', '--data-dir', dataDir, ...args);
+      expect(damaged.status).toBe(1);
+      expect(damaged.stdout).toBe('');
+      expect(damaged.stderr).toMatch(
+        new RegExp(
+          `^raes-tools audit: the participant history cannot be rendered: the view says invocation ${escape(INVOCATION(1))} closed at revision \\d+ ` +
+            `of stream 'invocation-${escape(INVOCATION(1))}', but the stream ends at revision \\d+; the view no longer matches the event store: ` +
+            'rebuild it with `raes-tools projections rebuild participant-history`$',
+          'm',
+        ),
+      );
+    }
+
+    expect(cli('projections', 'rebuild', 'participant-history', '--data-dir', dataDir).status).toBe(0);
+    const repaired = cli('audit', '--data-dir', dataDir);
+    expect(repaired.status).toBe(0);
+    expect(repaired.stdout).toMatch(/^Verification: sound, no findings/m);
+  });
 });
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
