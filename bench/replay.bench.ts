@@ -16,7 +16,7 @@ import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
 import { ProjectionRunner, type Projection } from '../projections/runner';
-import { participantHistoryProjection, storedHistory } from '../projections/participant-history';
+import { participantHistoryProjection, storedHistory, type HistoryFilter } from '../projections/participant-history';
 import { openViewsDatabase } from '../projections/views-database';
 import { elapsedMs } from './support/stats';
 import { printTable } from './support/table';
@@ -232,7 +232,7 @@ export const projectionRebuild = async (
   path: string,
   viewsPath: string,
   projection: Projection,
-): Promise<{ events: number; ms: number; rows: number; queryMs: number }> => {
+): Promise<{ events: number; ms: number; rows: number; queryMs: number; participantRows: number; participantQueryMs: number }> => {
   const store = openSqliteEventStore({ path });
   if (store.kind === 'storage_failure') throw new Error(store.reason);
   const views = openViewsDatabase(viewsPath);
@@ -242,13 +242,20 @@ export const projectionRebuild = async (
   const result = await runner.rebuild(projection.name);
   const ms = elapsedMs(start);
   if (result.kind !== 'caught_up') throw new Error(`the rebuild failed: ${JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
-  // The view renders each invocation's history when asked: the whole history is the largest question.
-  const queryStart = process.hrtime.bigint();
-  const rows = storedHistory(views).length;
-  const queryMs = elapsedMs(queryStart);
+  // The view is an index: a query reads each closed invocation's stream and renders its history. The
+  // whole history is the largest question; one participant's (1/64 of the invocations) a common one.
+  const query = async (filter: HistoryFilter): Promise<{ rows: number; ms: number }> => {
+    const queryStart = process.hrtime.bigint();
+    const rendered = await storedHistory(views, store, filter);
+    const queryMs = elapsedMs(queryStart);
+    if (rendered.kind !== 'history') throw new Error(`the history could not be rendered: ${rendered.reason}`);
+    return { rows: rendered.events.length, ms: queryMs };
+  };
+  const whole = await query({});
+  const one = await query({ participant: participantAddress('agent-1') });
   views.close();
   await store.close();
-  return { events: result.applied, ms, rows, queryMs };
+  return { events: result.applied, ms, rows: whole.rows, queryMs: whole.ms, participantRows: one.rows, participantQueryMs: one.ms };
 };
 
 const main = async (): Promise<void> => {
@@ -276,7 +283,7 @@ const main = async (): Promise<void> => {
         ['participant history rebuild', String(rebuild.events), (rebuild.ms / 1000).toFixed(2), perSecond(rebuild).toFixed(0)],
       ],
     );
-    process.stdout.write(`\nhistory rows written: ${rebuild.rows}\n`);
+    process.stdout.write(`\nhistory events rendered at query time: ${rebuild.rows} in ${(rebuild.queryMs / 1000).toFixed(2)} s (one participant's: ${rebuild.participantRows} in ${(rebuild.participantQueryMs / 1000).toFixed(2)} s)\n`);
     process.stdout.write(`ceiling over the store's read path (no-op / raw): ${(perSecond(readPath) / perSecond(rawBest)).toFixed(3)}\n`);
     process.stdout.write(`ratio rebuild / raw: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})\n`);
   } finally {

@@ -19,7 +19,9 @@ import type { Workspace } from './workspace';
 /**
  * The audit: the projections caught up, the tool history they hold (who called which tool action in
  * which invocation, when it was admitted, dispatched and settled, how), and verifyHistory's findings.
- * Dispatch times and operator resolutions are read from each invocation's own stream.
+ * The history is rendered from the invocations' streams; dispatch times and operator resolutions are
+ * read from each invocation's own stream too. A view that no longer matches the store fails the audit
+ * with what to do next.
  */
 
 export interface AuditedToolAction {
@@ -119,7 +121,11 @@ const draftsOf = (history: readonly BehaviorHistoryEvent[]): Draft[] => {
 export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<AuditReport>> => {
   const caught = await catchUpViews(workspace);
   if (!caught.ok) return caught;
-  const history = storedHistory(workspace.views, filter);
+  const rendered = await storedHistory(workspace.views, workspace.store, filter);
+  if (rendered.kind === 'history_unavailable') {
+    return fail(EXIT_INVALID, `the participant history cannot be rendered: ${rendered.reason}; ${rendered.advice}`);
+  }
+  const history = rendered.events;
   const invocations: AuditedInvocation[] = [];
   for (const draft of draftsOf(history)) {
     const aggregate = invocationAggregate(workspace.store, draft.invocation);

@@ -10,7 +10,8 @@ import { elapsedMs } from '../support/stats';
 /**
  * Projection rebuild: the participant history view rebuilt from the start of a store of realistic
  * attempts (the replay benchmark's history), beside raw better-sqlite3 iterate() + JSON.parse of the
- * same rows, best of two raw runs around it.
+ * same rows, best of two raw runs around it. The view is an index rendered from the store at query
+ * time, so the notes give what queries cost: the whole history, and one participant's.
  */
 
 const TARGET_RATIO = 0.8;
@@ -45,14 +46,13 @@ export const rebuildFigure = async (events: number): Promise<FigureResult> => {
       measured: `${ratio.toFixed(2)} x raw`,
       met: ratio >= TARGET_RATIO,
       notes: [
-        `one run each; the history of all ${written.toLocaleString('en-US')} events (${rebuild.rows.toLocaleString('en-US')} history events) ` +
-          `renders at query time in ${(rebuild.queryMs / 1000).toFixed(1)} s`,
+        'the view is an index of closed invocations (about 150 B each); the history is rendered from the store when asked, ' +
+          `so queries pay what the rebuild no longer does: the history of all ${written.toLocaleString('en-US')} events ` +
+          `(${rebuild.rows.toLocaleString('en-US')} history events) renders in ${(rebuild.queryMs / 1000).toFixed(1)} s, ` +
+          `one participant's (1/64, ${rebuild.participantRows.toLocaleString('en-US')} history events) in ${(rebuild.participantQueryMs / 1000).toFixed(2)} s; see docs/performance.md`,
         ...(ratio >= TARGET_RATIO
           ? []
-          : [
-              'the baseline only reads; the rebuild also writes each closed invocation\'s events to the views database ' +
-                '(about 7 KB per invocation), and SQLite\'s inserts and commits of those rows are most of the gap; see docs/performance.md',
-            ]),
+          : ['the baseline only reads; the rebuild also writes the index rows and their commits to the views database']),
       ],
     };
   } finally {

@@ -7,4 +7,5 @@ export {
   type HistoryViewBehaviorEvent,
   type ParticipantHistoryView,
 } from './query';
+export { REBUILD_ADVICE, STORE_ADVICE, type HistoryUnavailable, type RenderedHistory } from './render';
 export { verifyHistory, type AuditFinding, type AuditFindingCode } from './audit';

@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { invocationHistory, type BehaviorHistoryEvent, type InvocationEvent, type InvocationToolContext } from '../../domain/invocation';
+import type { EventStore } from '../../adapters/event-store/port';
+import type { BehaviorHistoryEvent, InvocationToolContext } from '../../domain/invocation';
 import { readProjectionCheckpoint } from '../runner';
-import { HISTORY_TABLE, participantHistoryProjection, unpackEvents } from './projection';
+import { HISTORY_TABLE, participantHistoryProjection } from './projection';
+import { renderHistory, type HistoryIndexRow, type HistoryUnavailable, type RenderedHistory } from './render';
 
 /** A behavior event as a participant history view embeds it: participant and episode are the view's. */
 export interface HistoryViewBehaviorEvent {
@@ -44,12 +46,8 @@ export type HistoryFilter = {
 const tableExists = (views: Database): boolean =>
   views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(HISTORY_TABLE) !== undefined;
 
-/**
- * The history of the closed invocations, in the order they closed, optionally narrowed: each row's
- * events rendered by the domain's `invocationHistory` (an invocation that closed with no settled tool
- * action and no valid result renders none).
- */
-export const storedHistory = (views: Database, filter: HistoryFilter = {}): readonly BehaviorHistoryEvent[] => {
+/** The index rows of the closed invocations, in the order they closed, optionally narrowed. */
+const indexRows = (views: Database, filter: HistoryFilter): HistoryIndexRow[] => {
   if (!tableExists(views)) return [];
   const clauses: string[] = [];
   const values: string[] = [];
@@ -67,16 +65,20 @@ export const storedHistory = (views: Database, filter: HistoryFilter = {}): read
   }
   const where = clauses.length === 0 ? '' : ` WHERE ${clauses.join(' AND ')}`;
   const rows = views
-    .prepare(`SELECT invocation_action_instance_id, participant_address, events FROM ${HISTORY_TABLE}${where} ORDER BY seq`)
+    .prepare(`SELECT participant_address, episode_id, invocation_action_instance_id, closing_revision FROM ${HISTORY_TABLE}${where} ORDER BY seq`)
     .raw(true)
-    .all(...values) as [invocationId: string, participant: string, events: string][];
-  const history: BehaviorHistoryEvent[] = [];
-  for (const [invocationId, participant, packed] of rows) {
-    const events = JSON.parse(unpackEvents(packed, invocationId, participant)) as InvocationEvent[];
-    for (const event of invocationHistory(events)) history.push(event);
-  }
-  return history;
+    .all(...values) as [participant: string, episode: string, invocation: string, closingRevision: number][];
+  return rows.map(([participant, episode, invocation, closingRevision]) => ({ participant, episode, invocation, closingRevision }));
 };
+
+/**
+ * The history of the closed invocations, in the order they closed, optionally narrowed: the view's
+ * index says which invocations, and each one's history is rendered from its stream in `store` (an
+ * invocation that closed with no settled tool action and no valid result renders none). When a stream
+ * cannot be read or does not match the index, `history_unavailable` says which and what to do.
+ */
+export const storedHistory = (views: Database, store: EventStore, filter: HistoryFilter = {}): Promise<RenderedHistory> =>
+  renderHistory(store, indexRows(views, filter));
 
 const toViewEvent = (event: BehaviorHistoryEvent): HistoryViewBehaviorEvent => {
   const base = {
@@ -97,13 +99,16 @@ const toViewEvent = (event: BehaviorHistoryEvent): HistoryViewBehaviorEvent => {
 };
 
 /** The participant's history in one episode, as far as the projection has caught up. */
-export const participantHistoryView = (
+export const participantHistoryView = async (
   views: Database,
+  store: EventStore,
   participant: string,
   episode: string,
   options: { readonly generatedAt?: string } = {},
-): ParticipantHistoryView => {
+): Promise<ParticipantHistoryView | HistoryUnavailable> => {
   const checkpoint = readProjectionCheckpoint(views, participantHistoryProjection.name);
+  const history = await storedHistory(views, store, { participant, episode });
+  if (history.kind === 'history_unavailable') return history;
   return {
     view_id: `participant-history:${participant}:${episode}`,
     participant_address: participant,
@@ -112,6 +117,6 @@ export const participantHistoryView = (
     source_snapshot_ref: `event-store:position:${checkpoint === undefined ? 'none' : checkpoint.toString()}`,
     visibility_projection_ref: VISIBILITY_PROJECTION_REF,
     completeness: 'complete',
-    behavior_history: storedHistory(views, { participant, episode }).map(toViewEvent),
+    behavior_history: history.events.map(toViewEvent),
   };
 };

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { packEvents, unpackEvents } from '../../../projections/participant-history/projection';
 import { INVOCATION, MANIFEST, PARTICIPANT, SCENARIO, cli, json, scratchDir } from './support/cli';
 
 /** The scripted harness: each invocation calls portal-client three times; the second call times out. */
@@ -174,22 +173,21 @@ describe('raes-tools audit of a damaged history', () => {
     expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
     expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
 
-    // Drop tool=1's settlement from the stored history row: the view no longer has its triple.
+    // The history view indexes the closed invocation twice: its triples appear twice.
     const views = new BetterSqlite3(join(dataDir, 'views.sqlite'));
-    const row = views
-      .prepare('SELECT seq, invocation_action_instance_id AS invocation, participant_address AS participant, events FROM participant_history_invocations')
-      .get() as { seq: number; invocation: string; participant: string; events: string };
-    const events = JSON.parse(unpackEvents(row.events, row.invocation, row.participant)) as { type: string; action_instance_id?: string }[];
-    const kept = events.filter((event) => !(event.type === 'ToolActionSettled' && event.action_instance_id === `${row.invocation}:tool=1`));
-    expect(kept).toHaveLength(events.length - 1);
-    const packed = packEvents(kept.map((event) => JSON.stringify(event)), row.invocation, row.participant);
-    views.prepare('UPDATE participant_history_invocations SET events = ? WHERE seq = ?').run(packed, row.seq);
+    views
+      .prepare(
+        'INSERT INTO participant_history_index (participant_address, episode_id, invocation_action_instance_id, closing_revision) ' +
+          'SELECT participant_address, episode_id, invocation_action_instance_id, closing_revision FROM participant_history_index',
+      )
+      .run();
     views.close();
 
     const damaged = cli('audit', '--data-dir', dataDir);
     expect(damaged.status).toBe(1);
     expect(damaged.stdout).toMatch(/^Verification: \d+ findings?$/m);
-    expect(damaged.stdout).toMatch(/^ {2}ordinal_not_contiguous: invocation .*:1 has admission ordinals \[2, 3\], expected 1 to 2 each once/m);
+    expect(damaged.stdout).toMatch(/^ {2}ordinal_not_contiguous: invocation .*:1 has admission ordinals \[1, 1, 2, 2, 3, 3\], expected 1 to 6 each once/m);
+    expect(damaged.stdout).toMatch(/^ {2}triple_incomplete: the outer action of invocation .*:1 has events \[action_attempted, state_transition_recorded, observation_emitted, action_attempted, /m);
     const report = json<{ sound: boolean; findings: { code: string; action_instance_id: string | null }[] }>(cli('audit', '--data-dir', dataDir, '--json'));
     expect(report.sound).toBe(false);
     expect(report.findings).toContainEqual(
@@ -199,4 +197,36 @@ describe('raes-tools audit of a damaged history', () => {
     expect(cli('projections', 'rebuild', 'participant-history', '--data-dir', dataDir).status).toBe(0);
     expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
   });
+
+  it('exits 1 saying which invocation cannot be rendered and how to rebuild, when the view points past its stream', () => {
+    const dataDir = scratchDir('unavailable');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
+
+    // The history view is an index into the store: its row now names a revision the stream never reached.
+    const views = new BetterSqlite3(join(dataDir, 'views.sqlite'));
+    expect(views.prepare('UPDATE participant_history_index SET closing_revision = closing_revision + 100').run().changes).toBe(1);
+    views.close();
+
+    for (const args of [[], ['--json'], ['--participant', PARTICIPANT]]) {
+      const damaged = cli('audit', '--data-dir', dataDir, ...args);
+      expect(damaged.status).toBe(1);
+      expect(damaged.stdout).toBe('');
+      expect(damaged.stderr).toMatch(
+        new RegExp(
+          `^raes-tools audit: the participant history cannot be rendered: the view says invocation ${escape(INVOCATION(1))} closed at revision \\d+ ` +
+            `of stream 'invocation-${escape(INVOCATION(1))}', but the stream ends at revision \\d+; the view no longer matches the event store: ` +
+            'rebuild it with `raes-tools projections rebuild participant-history`$',
+          'm',
+        ),
+      );
+    }
+
+    expect(cli('projections', 'rebuild', 'participant-history', '--data-dir', dataDir).status).toBe(0);
+    const repaired = cli('audit', '--data-dir', dataDir);
+    expect(repaired.status).toBe(0);
+    expect(repaired.stdout).toMatch(/^Verification: sound, no findings/m);
+  });
 });
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

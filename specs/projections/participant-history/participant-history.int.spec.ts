@@ -1,10 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { EventStore } from '../../../adapters/event-store/port';
+import { invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
 import {
   participantHistoryProjection,
   participantHistoryView,
   storedHistory,
   verifyHistory,
+  type HistoryFilter,
   type ParticipantHistoryView,
 } from '../../../projections/participant-history';
 import { ProjectionRunner } from '../../../projections/runner';
@@ -16,8 +18,17 @@ const PROBER = participant('prober');
 const SCOUT = participant('scout');
 const GENERATED_AT = '2026-04-11T12:00:00Z';
 
-const view = (views: Database, who = PROBER): ParticipantHistoryView =>
-  participantHistoryView(views, who, EPISODE, { generatedAt: GENERATED_AT });
+const view = async (views: Database, store: EventStore, who = PROBER): Promise<ParticipantHistoryView> => {
+  const rendered = await participantHistoryView(views, store, who, EPISODE, { generatedAt: GENERATED_AT });
+  if ('kind' in rendered) throw new Error(`the history is unavailable: ${rendered.reason}`);
+  return rendered;
+};
+
+const history = async (views: Database, store: EventStore, filter: HistoryFilter = {}): Promise<readonly BehaviorHistoryEvent[]> => {
+  const rendered = await storedHistory(views, store, filter);
+  if (rendered.kind !== 'history') throw new Error(`the history is unavailable: ${rendered.reason}`);
+  return rendered.events;
+};
 
 const withoutToolContext = (history: ParticipantHistoryView): unknown => ({
   ...history,
@@ -25,22 +36,22 @@ const withoutToolContext = (history: ParticipantHistoryView): unknown => ({
 });
 
 /** Two participants, interleaved: returned, indeterminate + thrown, and one still open. */
-const populate = async (store: EventStore): Promise<{ open: InvocationDriver }> => {
+const populate = async (store: EventStore): Promise<{ open: InvocationDriver; timedOut: InvocationDriver; lost: string; closed: InvocationDriver[] }> => {
   const timedOut = new InvocationDriver(store, SCOUT, 1);
   await timedOut.open();
   await timedOut.activate();
-  await runReturningInvocation(store, PROBER, 1);
+  const first = await runReturningInvocation(store, PROBER, 1);
   const lost = await timedOut.admit();
   await timedOut.dispatch(lost);
   await timedOut.reportUnknown(lost);
   await timedOut.throwFromHarness();
-  await runReturningInvocation(store, PROBER, 2, 1);
+  const second = await runReturningInvocation(store, PROBER, 2, 1);
   const open = new InvocationDriver(store, PROBER, 3);
   await open.open();
   await open.activate();
   const pending = await open.admit();
   await open.dispatch(pending);
-  return { open };
+  return { open, timedOut, lost, closed: [first, timedOut, second] };
 };
 
 describe.each(STORES)('the participant history on the %s store', (_name, makeStore) => {
@@ -50,7 +61,7 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     await populate(store);
     await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 3 }).catchUp();
 
-    const prober = view(views);
+    const prober = await view(views, store);
     // attempt 1: 2 completed + 1 withheld + outer; attempt 2: 1 completed + 1 withheld + outer.
     expect(prober.behavior_history).toHaveLength(12 + 9);
     expect(prober.behavior_history.filter((e) => e.invocation_tool_context !== undefined)).toHaveLength(9 + 6);
@@ -60,13 +71,53 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
         invocation_tool_context: expect.objectContaining({ admission_ordinal: 1, settlement: 'completed', tool_call_id: 'call-1' }),
       }),
     );
-    const scout = view(views, SCOUT);
+    const scout = await view(views, store, SCOUT);
     expect(scout.behavior_history.map((e) => [e.event_type, e.invocation_tool_context?.settlement, e.observation_status])).toEqual([
       ['action_attempted', 'indeterminate', null],
       ['state_transition_recorded', 'indeterminate', null],
       ['observation_emitted', 'indeterminate', 'orphaned_action'],
     ]);
-    expect(verifyHistory(storedHistory(views))).toEqual([]);
+    expect(verifyHistory(await history(views, store))).toEqual([]);
+    await store.close();
+  });
+
+  it('renders each closed invocation as the domain renders its stream up to the close, as the stored-events rows did', async () => {
+    const store = makeStore();
+    const views = openViews();
+    const { timedOut, lost, closed } = await populate(store);
+    // An operator's resolution after the close does not rewrite the recorded history.
+    await timedOut.resolve(lost);
+    await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 4 }).catchUp();
+
+    const upToClose = (driver: InvocationDriver): InvocationEvent[] =>
+      driver.events.slice(0, driver.events.findIndex((event) => event.type === 'InvocationClosed') + 1);
+    // What the previous view stored and rendered: the events without dispatches and resolutions.
+    const asStoredBefore = (driver: InvocationDriver): InvocationEvent[] =>
+      upToClose(driver).filter((event) => event.type !== 'ToolActionDispatched' && event.type !== 'ToolActionResolved');
+    for (const driver of closed) {
+      const rendered = await history(views, store, { invocation: driver.id });
+      expect(rendered).toEqual(invocationHistory(upToClose(driver)));
+      expect(rendered).toEqual(invocationHistory(asStoredBefore(driver)));
+    }
+    expect(await history(views, store)).toEqual(closed.flatMap((driver) => [...invocationHistory(upToClose(driver))]));
+    expect(await history(views, store, { invocation: timedOut.id })).toHaveLength(3);
+    await store.close();
+  });
+
+  it('keeps an index row per closed invocation, in closing order, naming the revision its stream closed at', async () => {
+    const store = makeStore();
+    const views = openViews();
+    const { closed } = await populate(store);
+    await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 3 }).catchUp();
+    const rows = views.prepare('SELECT * FROM participant_history_index ORDER BY seq').all() as Record<string, unknown>[];
+    expect(rows.map(({ seq: _seq, ...row }) => row)).toEqual(
+      closed.map((driver) => ({
+        participant_address: driver.participantAddress,
+        episode_id: EPISODE,
+        invocation_action_instance_id: driver.id,
+        closing_revision: driver.events.findIndex((event) => event.type === 'InvocationClosed'),
+      })),
+    );
     await store.close();
   });
 
@@ -75,7 +126,7 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     const views = openViews();
     await populate(store);
     await new ProjectionRunner({ store, views, projections: [participantHistoryProjection] }).catchUp();
-    for (const history of [view(views), view(views, SCOUT)]) {
+    for (const history of [await view(views, store), await view(views, store, SCOUT)]) {
       expect(errorsOf(validators.raesHistoryView, withoutToolContext(history))).toEqual([]);
       expect(errorsOf(validators.historyViewExtension, history)).toEqual([]);
       expect(validators.raesHistoryView(history)).toBe(false);
@@ -88,20 +139,20 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     const views = openViews();
     const { open } = await populate(store);
     await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 2 }).catchUp();
-    const before = view(views).behavior_history.length;
-    expect(view(views).behavior_history.some((e) => e.invocation_tool_context?.invocation_action_instance_id === open.id)).toBe(false);
+    const before = (await view(views, store)).behavior_history.length;
+    expect((await view(views, store)).behavior_history.some((e) => e.invocation_tool_context?.invocation_action_instance_id === open.id)).toBe(false);
 
     await open.admit();
     await open.returnResult();
     await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 2 }).catchUp();
-    const after = view(views).behavior_history;
+    const after = (await view(views, store)).behavior_history;
     // At return the dispatched action without outcome settles indeterminate, the undispatched one withheld.
     expect(after.length - before).toBe(9);
     expect(after.slice(before).map((e) => e.invocation_tool_context?.settlement ?? 'outer')).toEqual([
       'indeterminate', 'indeterminate', 'indeterminate', 'withheld', 'withheld', 'withheld', 'outer', 'outer', 'outer',
     ]);
-    expect(verifyHistory(storedHistory(views, { invocation: open.id }))).toEqual([]);
-    expect(views.prepare('SELECT count(*) FROM participant_history_pending').pluck().get()).toBe(0);
+    expect(verifyHistory(await history(views, store, { invocation: open.id }))).toEqual([]);
+    expect(views.prepare('SELECT count(*) FROM participant_history_open').pluck().get()).toBe(0);
     await store.close();
   });
 
@@ -111,13 +162,13 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     await populate(store);
     const runner = new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 5 });
     await runner.catchUp();
-    const first = [view(views), view(views, SCOUT)];
+    const first = [await view(views, store), await view(views, store, SCOUT)];
     await runner.rebuild('participant-history');
-    expect([view(views), view(views, SCOUT)]).toEqual(first);
+    expect([await view(views, store), await view(views, store, SCOUT)]).toEqual(first);
 
     const other = openViews();
     await new ProjectionRunner({ store, views: other, projections: [participantHistoryProjection], pageSize: 1000 }).catchUp();
-    expect([view(other), view(other, SCOUT)]).toEqual(first);
+    expect([await view(other, store), await view(other, store, SCOUT)]).toEqual(first);
     await store.close();
   });
 
@@ -137,12 +188,12 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     // participant-history runs first in the page, then the failing projection rolls the whole page back.
     const runner = new ProjectionRunner({ store, views, projections: [participantHistoryProjection, failing] });
     expect((await runner.catchUp()).kind).toBe('projection_failed');
-    expect(view(views).behavior_history).toEqual([]);
+    expect((await view(views, store)).behavior_history).toEqual([]);
     expect(runner.checkpointOf('participant-history')).toBeUndefined();
 
     const healthy = new ProjectionRunner({ store, views, projections: [participantHistoryProjection] });
     await healthy.catchUp();
-    expect(view(views).behavior_history).toHaveLength(12);
+    expect((await view(views, store)).behavior_history).toHaveLength(12);
     await store.close();
   });
 });
