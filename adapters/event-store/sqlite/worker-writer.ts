@@ -15,6 +15,14 @@ type WriterMessage =
 
 const WRITER_THREAD = join(__dirname, 'writer-thread.js');
 
+/**
+ * Appends queued in one turn that start an idle writer at once instead of at the turn's end: when many
+ * callers resume from the same commit (recovery's window), the thread commits the first of them while
+ * this one decides the rest, and the two threads stop taking turns. A busy writer is never sent more
+ * than one message per turn, so commits under steady load keep their size.
+ */
+const START_IDLE_WRITER_AT = 128;
+
 export type WorkerWriterOptions = {
   readonly path: string;
   readonly busyTimeoutMs: number;
@@ -61,7 +69,8 @@ export class WorkerWriter implements AppendWriter {
     if (unstorable !== undefined) return Promise.resolve(unstorable);
     return new Promise<AppendResult>((resolve) => {
       this.queue.push({ stream, expectedRevision, resolve });
-      if (!this.scheduled) {
+      if (this.inFlight.length === 0 && this.queue.length >= START_IDLE_WRITER_AT) this.send();
+      else if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.send());
       }
