@@ -244,7 +244,7 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
           : [
               'recovery is CPU-bound, not fsync-bound (see the floor): per invocation the main thread restores the fold the view keeps, ' +
                 'decides settle-and-close and the attempt\'s finish, and the writer thread inserts and commits them (two appends, ' +
-                'four to five rows); the two threads mostly take turns; see docs/performance.md',
+                'four to five rows); a fixed part (the writer thread starting, about 40 ms) weighs on small cases; see docs/performance.md',
             ]),
       ],
     };
