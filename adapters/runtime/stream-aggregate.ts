@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type * as E from 'fp-ts/Either';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../event-store';
 
@@ -50,7 +50,7 @@ export const eventId = (stream: string, revision: bigint | number, type: string,
 
 /** eventId from the data's JSON text, for a caller that also hands the text to the store. */
 const eventIdOfJson = (stream: string, revision: bigint | number, type: string, dataJson: string): string =>
-  `${stream}@${revision}:${createHash('sha256').update(type).update('\n').update(dataJson).digest('hex').slice(0, 16)}`;
+  `${stream}@${revision}:${hash('sha256', `${type}\n${dataJson}`, 'hex').slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
