@@ -15,6 +15,11 @@ export type EventToAppend = {
   readonly type: string;
   readonly data: JsonValue;
   readonly metadata?: JsonObject;
+  /**
+   * `JSON.stringify(data)`, when the caller has serialised it already (to derive the event's id, say):
+   * a store that writes JSON text writes this instead of serialising `data` again.
+   */
+  readonly dataJson?: string;
 };
 
 /** An event as the store recorded it. Revisions start at 0 in each stream; positions grow across all streams. */

@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ActionResult, InvocationPortValues } from '../../domain/invocation';
+import type { ActionResult, InvocationPortValues, ToolActionRequest } from '../../domain/invocation';
 import type { InvocationToolActionPort } from '../runtime/port';
 import { settlementOfError, settlementOfResult, type CallSettlement } from './call-outcome';
 import { refusedToolResult, unknownEffectsToolResult, type ToolCallRefusalCode } from './tool-errors';
@@ -93,20 +93,9 @@ export class AdmittedToolClient {
     if (relation === undefined) return refused(toolCallId, params.name, 'tool_unmapped', undefined);
     if (isAborted(options.signal)) return refused(toolCallId, params.name, 'call_aborted', undefined);
 
-    const admission = await this.port.admit(toolActionRequestFor(this.port, toolCallId, relation));
-    if (!admission.admitted) return refused(toolCallId, params.name, admission.refusal, undefined);
-    const actionInstanceId = admission.action_instance_id;
-
-    if (isAborted(options.signal)) {
-      await this.port.cancel(actionInstanceId);
-      return refused(toolCallId, params.name, 'call_aborted', actionInstanceId);
-    }
-    const receipt = await this.port.dispatch(actionInstanceId);
-    if (!receipt.accepted) {
-      // Not dispatched: withhold it now rather than leave it open until the invocation returns.
-      await this.port.cancel(actionInstanceId);
-      return refused(toolCallId, params.name, receipt.refusal, actionInstanceId);
-    }
+    const dispatched = await this.admitAndDispatch(toolCallId, params.name, toolActionRequestFor(this.port, toolCallId, relation), options.signal);
+    if (typeof dispatched !== 'string') return dispatched;
+    const actionInstanceId = dispatched;
 
     let settlement: CallSettlement;
     let result: CallToolResult;
@@ -135,6 +124,38 @@ export class AdmittedToolClient {
       return { outcome: 'unknown', tool_call_id: toolCallId, action_instance_id: actionInstanceId, reason, result };
     }
     return { outcome: settlement.status, tool_call_id: toolCallId, action_instance_id: actionInstanceId, result };
+  }
+
+  /**
+   * Admits and dispatches the call: the dispatched action's id, or the refused call. Without a signal,
+   * one port call (one durable append); with one, admit then dispatch, so that an abort between the two
+   * withholds the action instead of dispatching it. An admitted action that is not dispatched is
+   * withheld now rather than left open until the invocation returns.
+   */
+  private async admitAndDispatch(
+    toolCallId: string,
+    toolName: string,
+    request: ToolActionRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<string | AdmittedToolCall> {
+    if (signal === undefined) {
+      const dispatched = await this.port.admitAndDispatch(request);
+      if (!dispatched.admitted) return refused(toolCallId, toolName, dispatched.refusal, undefined);
+      if (dispatched.accepted) return dispatched.action_instance_id;
+      await this.port.cancel(dispatched.action_instance_id);
+      return refused(toolCallId, toolName, dispatched.refusal, dispatched.action_instance_id);
+    }
+    const admission = await this.port.admit(request);
+    if (!admission.admitted) return refused(toolCallId, toolName, admission.refusal, undefined);
+    const actionInstanceId = admission.action_instance_id;
+    if (isAborted(signal)) {
+      await this.port.cancel(actionInstanceId);
+      return refused(toolCallId, toolName, 'call_aborted', actionInstanceId);
+    }
+    const receipt = await this.port.dispatch(actionInstanceId);
+    if (receipt.accepted) return actionInstanceId;
+    await this.port.cancel(actionInstanceId);
+    return refused(toolCallId, toolName, receipt.refusal, actionInstanceId);
   }
 
   private requestOptions(relation: ToolRelation | undefined, options: AdmittedCallOptions): { timeout?: number; signal?: AbortSignal } {

@@ -1,15 +1,17 @@
 import {
   findAdmissionByToolCallId,
+  invocationDecider,
   type ActionResult,
   type InvocationCommand,
   type InvocationEvent,
   type InvocationPortValues,
+  type InvocationState,
   type RefusalCode,
   type ToolActionRequest,
 } from '../../domain/invocation';
 import type { InvocationAggregate } from './aggregates';
 import type { RemoteAccess } from './remote/remote-access';
-import type { AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from './port';
+import type { AdmitAndDispatchResult, AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from './port';
 import type { Handled } from './stream-aggregate';
 
 /**
@@ -46,6 +48,19 @@ const toolCallIdOf = (request: unknown): string | undefined => {
   if (typeof request !== 'object' || request === null) return undefined;
   const id = (request as { tool_call_id?: unknown }).tool_call_id;
   return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * The action a request was admitted as earlier, when admission alone, decided again on `state`, would
+ * answer it as a replay of a known tool_call_id; undefined when admission refuses it (or would admit it
+ * anew, which a refused or unretained combined call cannot mean).
+ */
+const replayedAdmission = (state: unknown, at: string, request: ToolActionRequest, crossingPolicyInstalled: boolean): string | undefined => {
+  const held = state as InvocationState;
+  const admission = invocationDecider.decide({ type: 'AdmitToolAction', at, request, crossingPolicyInstalled }, held);
+  if (admission._tag === 'Left' || admission.right.length > 0) return undefined;
+  const toolCallId = toolCallIdOf(request);
+  return toolCallId === undefined ? undefined : findAdmissionByToolCallId(held, toolCallId)?.actionInstanceId;
 };
 
 /**
@@ -127,6 +142,33 @@ export class LocalInvocationPort implements InvocationToolActionPort {
       return { admitted: false, refusal: 'request_invalid', message: 'the request matched no admission' };
     }
     return { admitted: true, action_instance_id: original.actionInstanceId };
+  }
+
+  /**
+   * Admission and dispatch as one decision and one append. When the call is not accepted, the answer
+   * says which of the two refused: admission is decided again, alone, on the state the combined call
+   * was decided on. Refused there, it is admission's refusal; passed there (a replayed tool_call_id),
+   * the original action is admitted and the refusal is dispatch's. A call refused because the port is
+   * closing is never answered as admitted, even for a replayed tool_call_id.
+   */
+  async admitAndDispatch(request: ToolActionRequest): Promise<AdmitAndDispatchResult> {
+    const at = this.now();
+    const crossingPolicyInstalled = this.crossingPolicy.installed;
+    const outcome = await this.run({ type: 'AdmitAndDispatchToolAction', at, request, crossingPolicyInstalled });
+    if (outcome.kind === 'accepted') {
+      const event = outcome.events[0];
+      if (event !== undefined && (event.type === 'ToolActionAdmitted' || event.type === 'ToolActionDispatched')) {
+        return { admitted: true, action_instance_id: event.action_instance_id, accepted: true };
+      }
+      return { admitted: false, refusal: 'request_invalid', message: 'the request matched no admission' };
+    }
+    const refusal =
+      outcome.kind === 'refused'
+        ? { refusal: outcome.refusal.code, message: outcome.refusal.message }
+        : { refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
+    const original = outcome.kind === 'refused' && outcome.refusal === CLOSED ? undefined : replayedAdmission(outcome.state, at, request, crossingPolicyInstalled);
+    if (original === undefined) return { admitted: false, refusal: refusal.refusal, message: refusal.message };
+    return { admitted: true, action_instance_id: original, accepted: false, refusal: refusal.refusal, message: refusal.message };
   }
 
   async dispatch(actionInstanceId: string): Promise<DispatchReceipt> {

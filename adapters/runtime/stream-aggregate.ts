@@ -46,7 +46,11 @@ type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; read
  * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
  */
 export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
-  `${stream}@${revision}:${hash('sha256', `${type}\n${JSON.stringify(data)}`).slice(0, 16)}`;
+  eventIdOfJson(stream, revision, type, JSON.stringify(data));
+
+/** eventId from the data's JSON text, for a caller that also hands the text to the store. */
+const eventIdOfJson = (stream: string, revision: bigint | number, type: string, dataJson: string): string =>
+  `${stream}@${revision}:${hash('sha256', `${type}\n${dataJson}`, 'hex').slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
@@ -137,7 +141,9 @@ export class StreamAggregate<S, C, V, R> {
         const event = events[i] as V;
         const type = codec.typeOf(event);
         const data = codec.toData(event);
-        toAppend.push({ id: eventId(stream, this.revision + 1 + i, type, data), type, data });
+        // Serialised once: for the id, and as the text the store writes.
+        const dataJson = JSON.stringify(data);
+        toAppend.push({ id: eventIdOfJson(stream, this.revision + 1 + i, type, dataJson), type, data, dataJson });
       }
       const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
       const appended = await this.store.append(stream, toAppend, { expectedRevision });

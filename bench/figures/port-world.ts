@@ -64,13 +64,21 @@ export const outerResult = (request: { action_instance_id: string; participant_a
   evidence_refs: ['content.participant-observation'],
 });
 
-/** Admits and dispatches one call, the part before the tool may run; throws on any refusal. */
-export const admitAndDispatch = async (port: InvocationToolActionPort, toolCallId: string): Promise<string> => {
+/** Admits, then dispatches one call: SPEC.md's two port calls (two durable appends); throws on any refusal. */
+export const admitThenDispatch = async (port: InvocationToolActionPort, toolCallId: string): Promise<string> => {
   const admitted = await port.admit(admitRequest(port, toolCallId));
   if (!admitted.admitted) throw new Error(`admission refused: ${admitted.refusal}`);
   const dispatched = await port.dispatch(admitted.action_instance_id);
   if (!dispatched.accepted) throw new Error(`dispatch refused: ${dispatched.refusal}`);
   return admitted.action_instance_id;
+};
+
+/** Admits and dispatches one call with admitAndDispatch (one decision, one durable append); throws on any refusal. */
+export const admitAndDispatch = async (port: InvocationToolActionPort, toolCallId: string): Promise<string> => {
+  const answer = await port.admitAndDispatch(admitRequest(port, toolCallId));
+  if (!answer.admitted) throw new Error(`admission refused: ${answer.refusal}`);
+  if (!answer.accepted) throw new Error(`dispatch refused: ${answer.refusal}`);
+  return answer.action_instance_id;
 };
 
 export const completeCall = async (port: InvocationToolActionPort, actionInstanceId: string): Promise<void> => {

@@ -7,8 +7,8 @@ import { admitAndDispatch, CALLS_PER_INVOCATION, completeCall, outerResult, port
 
 /**
  * Throughput: 64 participants run an invocation each on every tick, concurrently; each invocation makes
- * its tool calls one after another through its own port (admit + dispatch + complete, three durable
- * appends). The rate counts tool actions over the whole run, so opening and closing invocations and
+ * its tool calls one after another through its own port (admitAndDispatch + complete, two durable
+ * appends of three events). The rate counts tool actions over the whole run, so opening and closing invocations and
  * the scheduler's attempts are paid for too. The store's appends are committed by its writer thread;
  * the raw baseline runs on this thread alone, before the figure, so the two never share the disk.
  */
@@ -18,8 +18,10 @@ const TARGET_RATE = 10_000;
 const TARGET_P99_IN_F = 25;
 /** About the mean size of an admitted, dispatched and settled event's JSON. */
 const EVENT_BYTES = 600;
-/** Appends per tool action: admitted, dispatched, settled. */
-const APPENDS_PER_ACTION = 3;
+/** Events (rows) per tool action: admitted, dispatched, settled. */
+const EVENTS_PER_ACTION = 3;
+/** Durable appends per tool action: admitted with dispatched, then settled. */
+const APPENDS_PER_ACTION = 2;
 
 export const throughputFigure = async (quick: boolean): Promise<FigureResult> => {
   const seconds = quick ? 2 : 6;
@@ -56,7 +58,7 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
     const p99InF = call.p99 / F;
     return {
       figure: 'throughput',
-      title: `Throughput, ${INVOCATIONS} concurrent invocations (admit + dispatch + complete)`,
+      title: `Throughput, ${INVOCATIONS} concurrent invocations (admitAndDispatch + complete)`,
       rows: [
         { measure: 'F: 4 KiB write + fdatasync', p50: fsync.p50, p99: fsync.p99, unit: 'ms', relative: '1.00 F' },
         { measure: 'latency per tool call', p50: call.p50, p99: call.p99, unit: 'ms', relative: `p99 ${p99InF.toFixed(2)} F` },
@@ -66,18 +68,18 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
           p50: rawRows,
           p99: null,
           unit: 'rows/s',
-          relative: `ceiling ${Math.round(rawRows / APPENDS_PER_ACTION).toLocaleString('en-US')} actions/s`,
+          relative: `ceiling ${Math.round(rawRows / EVENTS_PER_ACTION).toLocaleString('en-US')} actions/s`,
         },
       ],
       target: `>= ${TARGET_RATE.toLocaleString('en-US')} tool actions/s and call p99 <= ${TARGET_P99_IN_F} F`,
       measured: `${Math.round(rate).toLocaleString('en-US')} /s, p99 ${p99InF.toFixed(2)} F`,
       met: rate >= TARGET_RATE && p99InF <= TARGET_P99_IN_F,
       notes: [
-        `${actions} tool actions in ${wallSeconds.toFixed(1)} s; ${(rate / (rawRows / APPENDS_PER_ACTION)).toFixed(2)} x the raw ceiling of ${APPENDS_PER_ACTION} rows per action`,
+        `${actions} tool actions in ${wallSeconds.toFixed(1)} s; ${(rate / (rawRows / EVENTS_PER_ACTION)).toFixed(2)} x the raw ceiling of ${EVENTS_PER_ACTION} rows per action`,
         ...(rate >= TARGET_RATE
           ? []
           : [
-              'each action is 3 durable appends, each waiting for a group commit; the 64 invocations wait for the same ' +
+              `each action is ${APPENDS_PER_ACTION} durable appends, each waiting for a group commit; the 64 invocations wait for the same ` +
                 'commits, so deciding (main thread) and committing (writer thread) mostly alternate instead of overlapping, ' +
                 'and a commit of 64 appends costs several F (WAL pages + checkpoints); see docs/performance.md',
             ]),

@@ -3,12 +3,13 @@ import { measureFsyncLatency } from '../support/fsync-baseline';
 import { measureSqliteCommitLatency } from '../support/sqlite-baseline';
 import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
-import { admitAndDispatch, CALLS_PER_INVOCATION, completeCall, outerResult, portWorld } from './port-world';
+import { admitAndDispatch, admitThenDispatch, CALLS_PER_INVOCATION, completeCall, outerResult, portWorld } from './port-world';
 
 /**
  * One tool action on the SQLite store through the real port: a harness admits and dispatches its calls
- * one at a time (two durable appends, timed), then completes each (not timed). Invocations are opened,
- * activated and closed by the runtime manager as in production.
+ * one at a time (timed), then completes each (not timed). Invocations are opened, activated and closed
+ * by the runtime manager as in production. Calls alternate between SPEC.md's two port calls (admit,
+ * then dispatch: two durable appends), which the target is on, and admitAndDispatch (one append).
  */
 
 const TARGET_IN_F = 3.5;
@@ -17,13 +18,15 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
   const invocations = quick ? 12 : 40;
   const warmupInvocations = 2;
   const latencies: number[] = [];
+  const combinedLatencies: number[] = [];
   let counting = false;
   const world = await portWorld('tool-action', 1, async (request, _snapshot, port) => {
     if (port === undefined) throw new Error('no port was attached');
     for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
+      const twoCalls = call % 2 === 1;
       const start = process.hrtime.bigint();
-      const id = await admitAndDispatch(port, `call-${call}`);
-      if (counting) latencies.push(elapsedMs(start));
+      const id = twoCalls ? await admitThenDispatch(port, `call-${call}`) : await admitAndDispatch(port, `call-${call}`);
+      if (counting) (twoCalls ? latencies : combinedLatencies).push(elapsedMs(start));
       await completeCall(port, id);
     }
     return outerResult(request);
@@ -36,6 +39,7 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
     progress(`tool action: ${invocations} invocations of ${CALLS_PER_INVOCATION} calls`);
     await world.manager.advance(invocations);
     const action = summarize(latencies);
+    const combined = summarize(combinedLatencies);
     const F = fsync.p50;
     const inF = action.p50 / F;
     return {
@@ -45,11 +49,18 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
         { measure: 'F: 4 KiB write + fdatasync', p50: fsync.p50, p99: fsync.p99, unit: 'ms', relative: '1.00 F' },
         { measure: 'better-sqlite3 1-row commit (WAL, FULL)', p50: sqlite.p50, p99: sqlite.p99, unit: 'ms', relative: `${(sqlite.p50 / F).toFixed(2)} F` },
         { measure: 'port admit + dispatch (2 durable appends)', p50: action.p50, p99: action.p99, unit: 'ms', relative: `${inF.toFixed(2)} F` },
+        {
+          measure: 'port admitAndDispatch (1 durable append)',
+          p50: combined.p50,
+          p99: combined.p99,
+          unit: 'ms',
+          relative: `${(combined.p50 / F).toFixed(2)} F`,
+        },
       ],
       target: `p50 <= ${TARGET_IN_F} F`,
       measured: `p50 ${inF.toFixed(2)} F (${action.samples} calls)`,
       met: inF <= TARGET_IN_F,
-      notes: [],
+      notes: ['calls alternate between the two paths; the target is on admit + dispatch, the two calls of SPEC.md'],
     };
   } finally {
     await world.dispose();

@@ -29,6 +29,18 @@ export interface AdmitToolAction {
   readonly crossingPolicyInstalled: boolean;
 }
 
+/**
+ * Admission and dispatch decided as one decision, for a harness that asks for both: the events are
+ * those AdmitToolAction then DispatchToolAction would give (ToolActionAdmitted, ToolActionDispatched),
+ * appended together. A refused admission is refused as AdmitToolAction alone would refuse it.
+ */
+export interface AdmitAndDispatchToolAction {
+  readonly type: 'AdmitAndDispatchToolAction';
+  readonly at: string;
+  readonly request: unknown;
+  readonly crossingPolicyInstalled: boolean;
+}
+
 export interface DispatchToolAction {
   readonly type: 'DispatchToolAction';
   readonly at: string;
@@ -85,6 +97,7 @@ export type InvocationCommand =
   | OpenInvocation
   | ActivateInvocation
   | AdmitToolAction
+  | AdmitAndDispatchToolAction
   | DispatchToolAction
   | CompleteToolAction
   | ReportToolActionUnknown

@@ -20,6 +20,7 @@ import {
 } from './admission-rules';
 import type {
   ActivateInvocation,
+  AdmitAndDispatchToolAction,
   AdmitToolAction,
   CancelToolAction,
   CloseInvocation,
@@ -32,10 +33,10 @@ import type {
   ResolveIndeterminateToolAction,
 } from './commands';
 import { describeValidationError } from './decode-errors';
-import type { InvocationClosed, InvocationEvent } from './events';
+import type { InvocationClosed, InvocationEvent, ToolActionAdmitted } from './events';
 import { leftoverSettlements } from './interrupted';
 import type { Refusal } from './refusal-codes';
-import type { InvocationState, OpenedInvocation } from './state';
+import type { InvocationState, OpenedInvocation, ToolActionRecord } from './state';
 import { invocationStateConflict, stateConflict } from './state-conflicts';
 import { actionUnknown, outcomeInvalid } from './tool-action-rules';
 
@@ -75,35 +76,43 @@ const activateInvocation = (command: ActivateInvocation, state: InvocationState)
   });
 };
 
+/**
+ * What admission decided: a refusal, the original record of a replayed tool_call_id, or the new
+ * admission's event (told apart by `code`, `phase` and `type`; no wrapper object on the hot path).
+ */
+type Admission = Refusal | ToolActionRecord | ToolActionAdmitted;
+
+const isReplay = (admission: Admission): admission is ToolActionRecord => 'phase' in admission;
+
 /** The admission rules of SPEC.md section 5 in order; the first failure is the refusal. */
-const admitToolAction = (command: AdmitToolAction, current: InvocationState): Decision => {
+const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, current: InvocationState): Admission => {
   const state = activePort(current);
-  if (isRefusal(state)) return E.left(state);
+  if (isRefusal(state)) return state;
 
   const request = requestInvalid(command.request);
-  if (isRefusal(request)) return E.left(request);
+  if (isRefusal(request)) return request;
 
   const known = requestConflict(request, state);
-  if (known === 'replay') return E.right(NO_EVENTS);
-  if (known !== undefined) return E.left(known);
+  if (known === 'replay') return state.toolActions[state.positionByToolCallId.get(request.tool_call_id) as number] as ToolActionRecord;
+  if (known !== undefined) return known;
 
   const refused = identityMismatch(request, state) ?? staleGeneration(request, state);
-  if (refused !== undefined) return E.left(refused);
+  if (refused !== undefined) return refused;
 
   const binding = affordanceUnbound(request, state);
-  if (isRefusal(binding)) return E.left(binding);
+  if (isRefusal(binding)) return binding;
   const unbound = boundaryUnbound(request, binding) ?? targetUnbound(request, binding) ?? sharedTimeBound(request, state);
-  if (unbound !== undefined) return E.left(unbound);
+  if (unbound !== undefined) return unbound;
 
   const offer = offerUnmatched(request, state);
-  if (isRefusal(offer)) return E.left(offer);
+  if (isRefusal(offer)) return offer;
 
   const blocked =
     policyUnsupported(state) ?? crossingPolicyInstalled(command.crossingPolicyInstalled) ?? limitExhausted(state) ?? concurrencyExhausted(state);
-  if (blocked !== undefined) return E.left(blocked);
+  if (blocked !== undefined) return blocked;
 
   const ordinal = state.toolActions.length + 1;
-  return accept({
+  return {
     type: 'ToolActionAdmitted',
     at: command.at,
     invocation_action_instance_id: state.portValues.invocation_action_instance_id,
@@ -112,6 +121,33 @@ const admitToolAction = (command: AdmitToolAction, current: InvocationState): De
     admission_ordinal: ordinal,
     request,
     offer_binding_id: offer.binding_id,
+  };
+};
+
+const admitToolAction = (command: AdmitToolAction, current: InvocationState): Decision => {
+  const admission = decideAdmission(command, current);
+  if (isRefusal(admission)) return E.left(admission);
+  return isReplay(admission) ? E.right(NO_EVENTS) : accept(admission);
+};
+
+/**
+ * Admission, then dispatch of the admitted action, as one decision: the events AdmitToolAction then
+ * DispatchToolAction would give in turn. A new admission is always dispatchable (the port is active and
+ * the action admitted), so its dispatch needs no second look at the state. A replayed tool_call_id gets
+ * the original admission, then dispatch decides on the original action as DispatchToolAction would
+ * (already dispatched: state_conflict). A refusal is admission's or, after a replay, dispatch's.
+ */
+const admitAndDispatchToolAction = (command: AdmitAndDispatchToolAction, current: InvocationState): Decision => {
+  const admission = decideAdmission(command, current);
+  if (isRefusal(admission)) return E.left(admission);
+  if (isReplay(admission)) {
+    return dispatchToolAction({ type: 'DispatchToolAction', at: command.at, actionInstanceId: admission.actionInstanceId }, current);
+  }
+  return accept(admission, {
+    type: 'ToolActionDispatched',
+    at: command.at,
+    invocation_action_instance_id: admission.invocation_action_instance_id,
+    action_instance_id: admission.action_instance_id,
   });
 };
 
@@ -300,6 +336,8 @@ export const decide = (command: InvocationCommand, state: InvocationState): Deci
       return activateInvocation(command, state);
     case 'AdmitToolAction':
       return admitToolAction(command, state);
+    case 'AdmitAndDispatchToolAction':
+      return admitAndDispatchToolAction(command, state);
     case 'DispatchToolAction':
       return dispatchToolAction(command, state);
     case 'CompleteToolAction':

@@ -1,8 +1,8 @@
 import { toolActionRequestFor, type InvocationToolActionPort } from '../../adapters/runtime';
 
 /**
- * The seed's `call_tool`: admit the call, dispatch it, run the tool only after an accepted dispatch,
- * then complete it, or report its effects unknown when it timed out.
+ * The seed's `call_tool`: admit the call and dispatch it (one port call, admitAndDispatch), run the tool
+ * only after an accepted dispatch, then complete it, or report its effects unknown when it timed out.
  */
 
 /** The tool did not answer in time: its effects are unknown. */
@@ -39,11 +39,11 @@ export const callTool = async (
   binding: ToolBinding,
   runTool: () => Promise<boolean>,
 ): Promise<ToolCallOutcome> => {
-  const decision = await port.admit(toolActionRequestFor(port, toolCallId, binding));
+  // Admission and dispatch in one durable append: the harness runs the tool right after both.
+  const decision = await port.admitAndDispatch(toolActionRequestFor(port, toolCallId, binding));
   if (!decision.admitted) return { kind: 'refused', refusal: decision.refusal }; // do not run the tool
   const actionInstanceId = decision.action_instance_id;
-  const receipt = await port.dispatch(actionInstanceId);
-  if (!receipt.accepted) return { kind: 'not_dispatched', action_instance_id: actionInstanceId, refusal: receipt.refusal };
+  if (!decision.accepted) return { kind: 'not_dispatched', action_instance_id: actionInstanceId, refusal: decision.refusal };
   let succeeded: boolean;
   try {
     succeeded = await runTool();

@@ -4,15 +4,24 @@
  * writer thread (writer-thread.js, loaded by Node without a TypeScript loader) and the in-thread writer
  * share it. Types: append-batch.d.ts.
  *
- * Each append of a batch runs in its own savepoint, so a conflict or a failed insert undoes only that
- * append; a failure of BEGIN or COMMIT fails every append of the batch. Revisions are plain numbers
- * here, -1 standing for "no stream"; the checks mirror ../expected-revision.ts, and the event-store
- * contract spec runs against both.
+ * A batch is first written without savepoints (a savepoint per append is three more statements each).
+ * If an append fails inside it (an insert throws), the transaction is rolled back and the batch written
+ * again with a savepoint per append, so the failing append fails alone and the others commit. A
+ * conflict writes nothing, so it needs no savepoint. A failure of BEGIN or COMMIT fails every append of
+ * the batch. Revisions are plain numbers here, -1 standing for "no stream"; the checks mirror
+ * ../expected-revision.ts, and the event-store contract spec runs against both.
+ *
+ * Each stream's last revision is cached, so an append does not look it up. Another connection (another
+ * process, or this process's reading connection) may write the file: `PRAGMA data_version` changes
+ * when one has committed, and it is read after BEGIN IMMEDIATE (nobody else can commit then), so a
+ * change empties the cache before anything is decided from it.
  */
 
 const NO_STREAM = -1;
 /** Stream ids are never deleted, so the cache is always right; it is only bounded. */
 const MAX_CACHED_STREAM_IDS = 50000;
+/** Last revisions of recently appended streams; bounded the same way. */
+const MAX_CACHED_REVISIONS = 50000;
 
 const describeError = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -70,33 +79,68 @@ class AppendBatchWriter {
     this.savepoint = db.prepare('SAVEPOINT append');
     this.release = db.prepare('RELEASE append');
     this.rollbackToSavepoint = db.prepare('ROLLBACK TO append');
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    /** Stream id -> last committed revision, while no other connection has written the file. */
+    this.revisions = new Map();
+    /** Stream id -> last revision written by the transaction in hand: kept only if it commits. */
+    this.newRevisions = new Map();
+    /** data_version when `revisions` was last known right; undefined before the first transaction. */
+    this.seenDataVersion = undefined;
   }
 
   /** Writes `appends` in one transaction; returns one outcome per append, in order, after COMMIT. */
   write(appends) {
+    const outcomes = this.writeBatch(appends, false);
+    // An append failed inside the transaction, which was rolled back: again, each in its own savepoint.
+    return outcomes === undefined ? this.writeBatch(appends, true) : outcomes;
+  }
+
+  /**
+   * One transaction. Without savepoints, undefined when an append failed inside it (rolled back,
+   * nothing written); with them, a failing append fails alone.
+   */
+  writeBatch(appends, savepoints) {
     const outcomes = new Array(appends.length);
+    let inAppends = false;
     try {
       this.begin.run();
+      this.forgetRevisionsIfOthersWrote();
       const recordedAt = this.now();
-      // A lone append needs no savepoint: on failure the whole transaction is rolled back.
-      const alone = appends.length === 1;
+      inAppends = true;
       for (let index = 0; index < appends.length; index += 1) {
-        outcomes[index] = alone ? this.appendOne(appends[index], recordedAt) : this.appendInSavepoint(appends[index], recordedAt);
+        outcomes[index] = savepoints ? this.appendInSavepoint(appends[index], recordedAt) : this.appendOne(appends[index], recordedAt);
       }
+      inAppends = false;
       this.commit.run();
       this.keepNewStreamIds();
+      this.keepNewRevisions();
     } catch (error) {
       this.newStreamIds.clear();
+      this.newRevisions.clear();
+      // Whatever failed, nothing cached is trusted any more.
+      this.revisions.clear();
       let reason = `committing ${appends.length} append(s) failed: ${describeError(error)}`;
+      let rolledBack = true;
       try {
         if (this.db.inTransaction) this.rollback.run();
       } catch (rollbackError) {
+        rolledBack = false;
         reason += ` (and the rollback failed: ${describeError(rollbackError)})`;
       }
+      if (inAppends && !savepoints && rolledBack && appends.length > 1) return undefined;
       const failure = { kind: 'storage_failure', reason };
       for (let index = 0; index < appends.length; index += 1) outcomes[index] = failure;
     }
     return outcomes;
+  }
+
+  /** Empties the revision cache when another connection committed since this one last looked. */
+  forgetRevisionsIfOthersWrote() {
+    const version = this.dataVersion.get();
+    if (version !== this.seenDataVersion) {
+      this.revisions.clear();
+      this.seenDataVersion = version;
+    }
   }
 
   appendInSavepoint(append, recordedAt) {
@@ -120,8 +164,7 @@ class AppendBatchWriter {
 
   appendTo(streamId, append, recordedAt) {
     const { stream, expected, events } = append;
-    const last = this.currentRevision.get(streamId);
-    const current = last === null || last === undefined ? NO_STREAM : last;
+    const current = this.lastRevision(streamId);
     const start = reappendStart(expected, current, events.length);
     if (start !== undefined) {
       const already = this.alreadyAppended(streamId, events, start);
@@ -135,7 +178,25 @@ class AppendBatchWriter {
       position = this.insert.run(stream, streamId, revision, event.id, event.type, event.data, event.metadata, recordedAt).lastInsertRowid;
       revision += 1;
     }
+    if (events.length > 0) this.newRevisions.set(streamId, revision - 1);
     return { kind: 'appended', next: revision - 1, position: Number(position) };
+  }
+
+  /** The stream's last revision as this transaction sees it; NO_STREAM when it has none. */
+  lastRevision(streamId) {
+    const written = this.newRevisions.get(streamId);
+    if (written !== undefined) return written;
+    const cached = this.revisions.get(streamId);
+    if (cached !== undefined) return cached;
+    const last = this.currentRevision.get(streamId);
+    return last === null || last === undefined ? NO_STREAM : last;
+  }
+
+  keepNewRevisions() {
+    if (this.newRevisions.size === 0) return;
+    if (this.revisions.size + this.newRevisions.size > MAX_CACHED_REVISIONS) this.revisions.clear();
+    for (const [streamId, revision] of this.newRevisions) this.revisions.set(streamId, revision);
+    this.newRevisions.clear();
   }
 
   /** The earlier append's outcome when the events from `start` on carry these ids, in order. */

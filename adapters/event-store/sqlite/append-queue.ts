@@ -31,7 +31,7 @@ const toWireExpected = (expected: ExpectedRevision): WireExpectedRevision =>
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
   type: event.type,
-  data: JSON.stringify(event.data),
+  data: event.dataJson ?? JSON.stringify(event.data),
   metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata),
 });
 
@@ -67,7 +67,7 @@ export const encodeAppend = (
       const event = events[index]!;
       encoded[index * 4] = event.id;
       encoded[index * 4 + 1] = event.type;
-      encoded[index * 4 + 2] = JSON.stringify(event.data);
+      encoded[index * 4 + 2] = event.dataJson ?? JSON.stringify(event.data);
       encoded[index * 4 + 3] = event.metadata === undefined ? null : JSON.stringify(event.metadata);
     }
   } catch (error) {

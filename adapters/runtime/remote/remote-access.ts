@@ -18,7 +18,7 @@ export type RemoteAccess = t.TypeOf<typeof RemoteAccessCodec>;
 export const RemotePortValuesCodec = InvocationPortValuesCodec;
 
 /** The verbs of the remote port, one path segment each. */
-export const REMOTE_VERBS = ['values', 'admit', 'dispatch', 'complete', 'report-unknown', 'cancel'] as const;
+export const REMOTE_VERBS = ['values', 'admit', 'admit-and-dispatch', 'dispatch', 'complete', 'report-unknown', 'cancel'] as const;
 export type RemoteVerb = (typeof REMOTE_VERBS)[number];
 
 export const remotePath = (invocationActionInstanceId: string, verb: RemoteVerb): string =>

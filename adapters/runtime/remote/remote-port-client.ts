@@ -1,6 +1,6 @@
 import type { ActionResult, InvocationPortValues, ToolActionRequest } from '../../../domain/invocation';
 import { describeValidationErrors } from '../../../domain/invocation';
-import type { AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from '../port';
+import type { AdmitAndDispatchResult, AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from '../port';
 import { bearer, remotePath, RemotePortValuesCodec, type RemoteAccess, type RemoteVerb } from './remote-access';
 
 /** The remote port refused the caller (no, wrong or foreign secret, or a closed invocation's). */
@@ -52,6 +52,10 @@ export class RemoteInvocationPort implements InvocationToolActionPort {
 
   admit(request: ToolActionRequest): Promise<AdmitResult> {
     return send(this.access, 'admit', { request }) as Promise<AdmitResult>;
+  }
+
+  admitAndDispatch(request: ToolActionRequest): Promise<AdmitAndDispatchResult> {
+    return send(this.access, 'admit-and-dispatch', { request }) as Promise<AdmitAndDispatchResult>;
   }
 
   dispatch(actionInstanceId: string): Promise<DispatchReceipt> {

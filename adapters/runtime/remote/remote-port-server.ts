@@ -18,6 +18,7 @@ import { REMOTE_VERBS, type RemoteAccess, type RemoteVerb } from './remote-acces
 const ActionBodyCodec = t.type({ action_instance_id: t.string });
 const BODY_CODECS = {
   admit: t.type({ request: t.unknown }),
+  'admit-and-dispatch': t.type({ request: t.unknown }),
   dispatch: ActionBodyCodec,
   cancel: ActionBodyCodec,
   complete: t.type({ action_instance_id: t.string, result: t.unknown }),
@@ -183,7 +184,7 @@ const CLOSED_MESSAGE = 'the invocation has returned; its port is closed';
 
 /** What the port itself answers after close, without the port: the secret no longer reaches it. */
 const closedAnswer = (verb: Exclude<RemoteVerb, 'values'>) =>
-  verb === 'admit'
+  verb === 'admit' || verb === 'admit-and-dispatch'
     ? { admitted: false, refusal: 'invocation_closed', message: CLOSED_MESSAGE }
     : { accepted: false, refusal: 'invocation_closed', message: CLOSED_MESSAGE };
 
@@ -208,6 +209,8 @@ const call = (port: InvocationToolActionPort, verb: Exclude<RemoteVerb, 'values'
     case 'admit':
       // The decider decodes the request and refuses it with request_invalid when it does not fit.
       return port.admit(decodeBody(BODY_CODECS.admit, body).request as ToolActionRequest);
+    case 'admit-and-dispatch':
+      return port.admitAndDispatch(decodeBody(BODY_CODECS['admit-and-dispatch'], body).request as ToolActionRequest);
     case 'dispatch':
       return port.dispatch(decodeBody(BODY_CODECS.dispatch, body).action_instance_id);
     case 'cancel':

@@ -111,6 +111,85 @@ describe('command handling under the port', () => {
   });
 });
 
+/** A store that counts appends, and fails them while `failing` is set. */
+class CountingWrites extends FailingWrites {
+  appends = 0;
+  override async append(...args: Parameters<MemoryEventStore['append']>): Promise<AppendResult> {
+    this.appends += 1;
+    return super.append(...args);
+  }
+}
+
+describe('admitAndDispatch on the local port', () => {
+  const TOOL_1 = `${INVOCATION}:tool=1`;
+  const portOn = async (store: EventStore) =>
+    new LocalInvocationPort(portValues, await activeInvocation(store), () => new Date(AT), undefined, NO_CROSSING_POLICY);
+
+  it('admits and dispatches in one append: ToolActionAdmitted then ToolActionDispatched', async () => {
+    const store = new CountingWrites();
+    const port = await portOn(store);
+    const before = store.appends;
+    expect(await port.admitAndDispatch(request('a'))).toEqual({ admitted: true, action_instance_id: TOOL_1, accepted: true });
+    expect(store.appends - before).toBe(1);
+    const read = await store.readStream(invocationStream(INVOCATION));
+    expect(read.kind === 'read' && read.events.map((e) => e.type)).toEqual([
+      'InvocationOpened',
+      'InvocationActivated',
+      'ToolActionAdmitted',
+      'ToolActionDispatched',
+    ]);
+  });
+
+  it('a replayed tool_call_id: the original admission, and dispatch answers as it would alone', async () => {
+    const store = new CountingWrites();
+    const port = await portOn(store);
+    // Admitted only: the replay dispatches the original action.
+    expect(await port.admit(request('a'))).toEqual({ admitted: true, action_instance_id: TOOL_1 });
+    expect(await port.admitAndDispatch(request('a'))).toEqual({ admitted: true, action_instance_id: TOOL_1, accepted: true });
+    // Dispatched already: admitted, not accepted, nothing written.
+    const before = store.appends;
+    expect(await port.admitAndDispatch(request('a'))).toEqual({
+      admitted: true,
+      action_instance_id: TOOL_1,
+      accepted: false,
+      refusal: 'state_conflict',
+      message: expect.any(String),
+    });
+    expect(store.appends).toBe(before);
+  });
+
+  it('a refused admission is refused with admit’s own code', async () => {
+    const port = await portOn(new MemoryEventStore());
+    const foreign = { ...request('a'), episode_id: 'episode-other' };
+    const alone = await port.admit(foreign);
+    expect(alone).toMatchObject({ admitted: false, refusal: 'identity_mismatch' });
+    expect(await port.admitAndDispatch(foreign)).toEqual(alone);
+  });
+
+  it('ledger_unavailable: not admitted when nothing was written; admitted and not dispatched after a replay', async () => {
+    const store = new CountingWrites();
+    const port = await portOn(store);
+    store.failing = true;
+    expect(await port.admitAndDispatch(request('a'))).toMatchObject({ admitted: false, refusal: 'ledger_unavailable' });
+    store.failing = false;
+    expect(await port.admit(request('a'))).toEqual({ admitted: true, action_instance_id: TOOL_1 });
+    store.failing = true;
+    expect(await port.admitAndDispatch(request('a'))).toMatchObject({
+      admitted: true,
+      action_instance_id: TOOL_1,
+      accepted: false,
+      refusal: 'ledger_unavailable',
+    });
+  });
+
+  it('after the port closed: invocation_closed and not admitted, even for a replayed tool_call_id', async () => {
+    const port = await portOn(new MemoryEventStore());
+    expect((await port.admitAndDispatch(request('a'))).admitted).toBe(true);
+    port.endDispatch();
+    expect(await port.admitAndDispatch(request('a'))).toEqual({ admitted: false, refusal: 'invocation_closed', message: expect.any(String) });
+  });
+});
+
 describe('the wall-paced driver', () => {
   it('advances the shared clock by itself until stopped', async () => {
     const ran: number[] = [];

@@ -8,6 +8,7 @@ import {
   type AttachedPort,
   type InvocationToolActionPort,
   type RemoteAccess,
+  toolActionRequestFor,
 } from '../../../adapters/runtime';
 import { callTool } from '../../../examples/harness/call-tool';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
@@ -65,6 +66,8 @@ describe('the remote port', () => {
         const remote = await RemoteInvocationPort.connect(mine);
         const outcome = await callTool(remote, 'call-1', PORTAL_CLIENT, async () => true);
         answers.set(`${request.action_instance_id}:call`, outcome.kind);
+        // The same call again over HTTP: admitted as before, not dispatched twice.
+        answers.set(`${request.action_instance_id}:replay`, JSON.stringify(await remote.admitAndDispatch(toolActionRequestFor(remote, 'call-1', PORTAL_CLIENT))));
         if (request.action_instance_id === FIRST) {
           connectedAfterClose = remote;
           const other = accesses.get(SECOND)!;
@@ -98,6 +101,16 @@ describe('the remote port', () => {
     expect(await manager.getOperation(`${FIRST}:tool=1`)).toMatchObject({ settlement: 'completed' });
   });
 
+  it('serves admit-and-dispatch: a replayed call is admitted as before and not dispatched again', () => {
+    expect(JSON.parse(answers.get(`${FIRST}:replay`) as string)).toEqual({
+      admitted: true,
+      action_instance_id: `${FIRST}:tool=1`,
+      accepted: false,
+      refusal: 'state_conflict',
+      message: expect.any(String),
+    });
+  });
+
   it('refuses a missing secret (401), a wrong one (401) and the secret of another invocation (403)', () => {
     expect(answers.get('missing')).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_missing' }) });
     expect(answers.get('wrong')).toEqual({ status: 401, body: expect.objectContaining({ error: 'secret_invalid' }) });
@@ -117,6 +130,12 @@ describe('the remote port', () => {
       throw new Error('a refused call must never run its tool');
     });
     expect(late).toEqual({ kind: 'refused', refusal: 'invocation_closed' });
+    // A replay of a call the invocation admitted is not answered as admitted once it closed.
+    expect(await connectedAfterClose!.admitAndDispatch(toolActionRequestFor(connectedAfterClose!, 'call-1', PORTAL_CLIENT))).toEqual({
+      admitted: false,
+      refusal: 'invocation_closed',
+      message: expect.any(String),
+    });
     expect(await manager.getOperation(`${FIRST}:tool=2`)).toBeUndefined();
     await expect(RemoteInvocationPort.connect(mine)).rejects.toMatchObject({ status: 410, error: 'invocation_closed' });
     await expect(RemoteInvocationPort.connect(mine)).rejects.toBeInstanceOf(RemotePortRefused);

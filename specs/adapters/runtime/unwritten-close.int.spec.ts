@@ -62,6 +62,21 @@ describe('an invocation whose closure the store could not write', () => {
     expect(await port!.admit(requestFor(port!, 'after-return'))).toMatchObject({ admitted: false, refusal: 'invocation_closed' });
   });
 
+  it('never answers a replayed admitAndDispatch as admitted once admitAction returned', async () => {
+    const store = new UnwritableClose();
+    let port: InvocationToolActionPort | undefined;
+    const manager = managerOn(store, dispatchAndReturn((p) => (port = p)));
+    await manager.start();
+    await manager.advance(1);
+    // The stored state is still active (no InvocationClosed), and call-1 is known: still closed to the harness.
+    expect(await port!.admitAndDispatch(requestFor(port!, 'call-1'))).toEqual({
+      admitted: false,
+      refusal: 'invocation_closed',
+      message: expect.any(String),
+    });
+    expect(await port!.admitAndDispatch(requestFor(port!, 'after-return'))).toMatchObject({ admitted: false, refusal: 'invocation_closed' });
+  });
+
   it('stops the participant scheduler on its dispatched action once recovery settles it indeterminate', async () => {
     const store = new UnwritableClose();
     const first = managerOn(store, dispatchAndReturn(() => undefined));

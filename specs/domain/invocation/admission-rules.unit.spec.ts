@@ -8,6 +8,7 @@ import {
   activated,
   admissionContext,
   admit,
+  admitAndDispatch,
   admitted,
   completed,
   dispatched,
@@ -146,6 +147,11 @@ describe('admission rules (SPEC.md section 5)', () => {
     (code, breaker, index) => {
       it(`is the refusal when only its rule is broken`, () => {
         decideScenario(breaker(baseScenario())).thenRefuses(code);
+      });
+
+      it(`is AdmitAndDispatchToolAction's refusal too`, () => {
+        const scenario = breaker(baseScenario());
+        spec.given(givenEvents(scenario)).when(admitAndDispatch(scenario.request, scenario.crossingPolicyInstalled)).thenRefuses(code);
       });
 
       const [earlierCode, earlierBreaker] = breakers[index - 1] ?? [];

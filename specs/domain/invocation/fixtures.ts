@@ -211,6 +211,12 @@ export const admit = (req: unknown = request(), crossingPolicyInstalled = false)
   request: req,
   crossingPolicyInstalled,
 });
+export const admitAndDispatch = (req: unknown = request(), crossingPolicyInstalled = false): InvocationCommand => ({
+  type: 'AdmitAndDispatchToolAction',
+  at: AT,
+  request: req,
+  crossingPolicyInstalled,
+});
 export const dispatch = (ordinal: number): InvocationCommand => ({ type: 'DispatchToolAction', at: AT, actionInstanceId: toolId(ordinal) });
 export const complete = (ordinal: number, result: unknown = toolResult(ordinal)): InvocationCommand => ({
   type: 'CompleteToolAction',

@@ -1,18 +1,21 @@
 import fc from 'fast-check';
 import {
   admittedCount,
+  findAdmissionByToolCallId,
   evolve,
   foldInvocationEvents,
   InvocationEventCodec,
   invocationDecider,
   invocationHistory,
   openCount,
+  toolActions,
   type InvocationCommand,
   type InvocationEvent,
   type InvocationState,
+  type RefusalCode,
 } from '../../../domain/invocation';
-import { run } from './arbitraries';
-import { activeInvocation, admissionContext } from './fixtures';
+import { admissionRequest, run } from './arbitraries';
+import { AT, activeInvocation, admissionContext, admit, admitAndDispatch } from './fixtures';
 
 /** Properties over random sequences of port calls (issue 2). */
 
@@ -60,6 +63,44 @@ const execute = (input: Run): Trace => {
     steps.push({ command, before, refused: false, events: decision.right, after: state });
   }
   return { limits, steps, events, state };
+};
+
+/** What a call (or calls in turn) did: its refusal, or the events it yields and the state after them. */
+type Answer =
+  | { readonly refused: RefusalCode }
+  | { readonly events: readonly InvocationEvent[]; readonly state: string };
+
+const foldOnto = (state: InvocationState, events: readonly InvocationEvent[]): InvocationState =>
+  events.reduce((folded, event) => evolve(folded, event), state);
+
+/** AdmitAndDispatchToolAction in one decision. */
+const combinedAnswer = (request: unknown, state: InvocationState): Answer => {
+  const decision = invocationDecider.decide(admitAndDispatch(request), state);
+  if (decision._tag === 'Left') return { refused: decision.left.code };
+  return { events: decision.right, state: snapshot(foldOnto(state, decision.right)) };
+};
+
+/**
+ * AdmitToolAction, then DispatchToolAction of the action admitted (or of the original one, when the
+ * tool_call_id was replayed). A refused dispatch after a replay records nothing, as the combined call.
+ */
+const twoCallsAnswer = (request: unknown, state: InvocationState): Answer => {
+  const admission = invocationDecider.decide(admit(request), state);
+  if (admission._tag === 'Left') return { refused: admission.left.code };
+  const admitted = foldOnto(state, admission.right);
+  const event = admission.right[0];
+  const toolCallId = (request as { tool_call_id: string }).tool_call_id;
+  const actionInstanceId =
+    event !== undefined && event.type === 'ToolActionAdmitted'
+      ? event.action_instance_id
+      : findAdmissionByToolCallId(admitted, toolCallId)?.actionInstanceId;
+  if (actionInstanceId === undefined) throw new Error('an admission without an action');
+  const dispatch = invocationDecider.decide({ type: 'DispatchToolAction', at: AT, actionInstanceId }, admitted);
+  if (dispatch._tag === 'Left') {
+    expect(admission.right).toEqual([]);
+    return { refused: dispatch.left.code };
+  }
+  return { events: [...admission.right, ...dispatch.right], state: snapshot(foldOnto(admitted, dispatch.right)) };
 };
 
 const property = (check: (trace: Trace) => void) =>
@@ -145,5 +186,22 @@ describe('invocation properties over random port calls', () => {
     property((trace) => {
       for (const event of trace.events) expect(InvocationEventCodec.decode(JSON.parse(JSON.stringify(event)))._tag).toBe('Right');
     });
+  });
+
+  it('AdmitAndDispatchToolAction is AdmitToolAction then DispatchToolAction: same events, same state, same refusal', () => {
+    fc.assert(
+      fc.property(run, admissionRequest, (input, request) => {
+        const trace = execute(input);
+        // every state the trace passed through: active, at its limits, closed
+        for (const step of [...trace.steps.map((candidate) => candidate.before), trace.state]) {
+          expect(combinedAnswer(request, step)).toEqual(twoCallsAnswer(request, step));
+          // replays of every call admitted so far, whatever phase its action is in
+          for (const action of toolActions(step)) {
+            expect(combinedAnswer(action.request, step)).toEqual(twoCallsAnswer(action.request, step));
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -83,6 +83,46 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('after a failed append inside a batch, writes the batch again with the others committed and revisions right', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    await store.append('kept', [{ id: 'k0', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    store.database.exec(
+      "CREATE TRIGGER refuse AFTER INSERT ON events WHEN NEW.id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+    );
+    const [kept, broken, fresh] = await Promise.all([
+      store.append('kept', [{ id: 'k1', type: 'T', data: {} }], { expectedRevision: 0n }),
+      store.append('broken', [{ id: 'poison', type: 'T', data: {} }], { expectedRevision: 'no_stream' }),
+      store.append('fresh', [{ id: 'f0', type: 'T', data: {} }], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(kept).toMatchObject({ kind: 'appended', nextExpectedRevision: 1n });
+    expect(broken).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining('disk says no') });
+    expect(fresh).toMatchObject({ kind: 'appended', nextExpectedRevision: 0n });
+    // The rolled-back first try left no revision behind: the next appends expect what was committed.
+    expect(await store.append('kept', [{ id: 'k2', type: 'T', data: {} }], { expectedRevision: 1n })).toMatchObject({ kind: 'appended' });
+    expect(await store.append('broken', [{ id: 'b0', type: 'T', data: {} }], { expectedRevision: 'no_stream' })).toMatchObject({
+      kind: 'appended',
+    });
+    await store.close();
+  });
+
+  it('sees appends another connection committed to a stream it appended to (its revision cache is emptied)', async () => {
+    const path = join(temp.path, 'events.sqlite');
+    const first = openSqliteOrThrow(path);
+    const second = openSqliteOrThrow(path);
+    await first.append('shared', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await second.append('shared', [{ id: 'b', type: 'T', data: {} }], { expectedRevision: 0n });
+    expect(await first.append('shared', [{ id: 'c', type: 'T', data: {} }], { expectedRevision: 0n })).toMatchObject({
+      kind: 'version_conflict',
+      actual: 1n,
+    });
+    expect(await first.append('shared', [{ id: 'c', type: 'T', data: {} }], { expectedRevision: 1n })).toMatchObject({
+      kind: 'appended',
+      nextExpectedRevision: 2n,
+    });
+    await second.close();
+    await first.close();
+  });
+
   it('commits a projection read model and its checkpoint together, or neither', async () => {
     const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
     store.database.exec('CREATE TABLE read_model (id TEXT PRIMARY KEY)');
