@@ -32,7 +32,7 @@ const HELP = `usage: npm run bench -- [figure...] [--quick] [--rebuild-events N]
 
 figures (all by default, in this order):
   admission     admission decision in memory (decode + rules), p50 <= 3 us
-  tool-action   one tool action on SQLite through the real port (admit + dispatch; admitAndDispatch beside it), p50 <= 3.5 F
+  tool-action   one tool action on SQLite through the real port (admitAndDispatch; admit, then dispatch beside it), p50 <= 3.5 F
   throughput    64 concurrent invocations (admitAndDispatch + complete), >= 10,000/s, p99 <= 25 F
   rebuild       participant history rebuild, >= 0.8 x raw iterate() + JSON.parse
   recovery      restart with 10,000 open invocations over 1M and 3M events of history, <= 1 s
