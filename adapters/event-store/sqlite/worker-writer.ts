@@ -16,12 +16,12 @@ type WriterMessage =
 const WRITER_THREAD = join(__dirname, 'writer-thread.js');
 
 /**
- * Appends queued in one turn that start an idle writer at once instead of at the turn's end: when many
- * callers resume from the same commit (recovery's window), the thread commits the first of them while
- * this one decides the rest, and the two threads stop taking turns. A busy writer is never sent more
- * than one message per turn, so commits under steady load keep their size.
+ * An idle writer is started before the turn ends once half the appends outstanding at its last commit
+ * are queued (at least MIN_EARLY_START). Callers that resume from one commit then split in two cohorts:
+ * the thread commits one while this thread decides the other, instead of the two threads taking turns.
+ * Below that, and while the writer is busy, appends go at the turn's end, all in one message.
  */
-const START_IDLE_WRITER_AT = 128;
+const MIN_EARLY_START = 16;
 
 export type WorkerWriterOptions = {
   readonly path: string;
@@ -43,6 +43,9 @@ export class WorkerWriter implements AppendWriter {
   private scheduled = false;
   /** Messages sent and not yet written, oldest first, each its appends in order. */
   private readonly inFlight: PendingAppend[][] = [];
+  private inFlightAppends = 0;
+  /** Appends in flight or queued when the last commit was reported: how many callers share commits. */
+  private outstandingAtLastCommit = 0;
   private unavailable: string | undefined;
   private closing: Promise<void> | undefined;
   private closed: (() => void) | undefined;
@@ -69,7 +72,7 @@ export class WorkerWriter implements AppendWriter {
     if (unstorable !== undefined) return Promise.resolve(unstorable);
     return new Promise<AppendResult>((resolve) => {
       this.queue.push({ stream, expectedRevision, resolve });
-      if (this.inFlight.length === 0 && this.queue.length >= START_IDLE_WRITER_AT) this.send();
+      if (this.inFlight.length === 0 && this.queue.length >= this.earlyStartAt()) this.send();
       else if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.send());
@@ -92,6 +95,10 @@ export class WorkerWriter implements AppendWriter {
     return this.closing;
   }
 
+  private earlyStartAt(): number {
+    return Math.max(MIN_EARLY_START, Math.ceil(this.outstandingAtLastCommit / 2));
+  }
+
   private send(): void {
     this.scheduled = false;
     const batch = this.queue;
@@ -105,13 +112,16 @@ export class WorkerWriter implements AppendWriter {
     }
     if (this.inFlight.length === 0) this.worker.ref();
     this.inFlight.push(batch);
+    this.inFlightAppends += batch.length;
     this.worker.postMessage({ kind: 'append', appends });
   }
 
   private received(message: WriterMessage): void {
     switch (message.kind) {
       case 'written': {
+        this.outstandingAtLastCommit = this.inFlightAppends + this.queue.length;
         const written = this.inFlight.splice(0, message.messages);
+        for (const batch of written) this.inFlightAppends -= batch.length;
         if (this.inFlight.length === 0 && this.closing === undefined) this.worker.unref();
         const pending = written.length === 1 ? written[0]! : written.flat();
         if (settleFlatAppends(pending, message)) this.options.onCommitted();
@@ -130,6 +140,7 @@ export class WorkerWriter implements AppendWriter {
   private fail(reason: string): void {
     if (this.unavailable === undefined) this.unavailable = reason;
     const lost = this.inFlight.splice(0, this.inFlight.length);
+    this.inFlightAppends = 0;
     for (const batch of lost) for (const append of batch) append.resolve(storageFailure(reason));
     const queued = this.queue;
     this.queue = [];
