@@ -9,6 +9,7 @@ import {
   type InvocationOpened,
 } from '../../domain/invocation';
 import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 
 /**
@@ -70,7 +71,7 @@ type Fold = { recovery: InterruptedInvocation; revision: number };
 
 const statementsByViews = new WeakMap<Database, Statements>();
 /** Per views database, the open invocations touched during the page in hand. */
-const pageFolds = new Map<Database, Map<string, Fold>>();
+const pageFolds = new PageMemory<Fold>();
 
 const statements = (views: Database): Statements => {
   let found = statementsByViews.get(views);
@@ -86,15 +87,6 @@ const statements = (views: Database): Statements => {
     statementsByViews.set(views, found);
   }
   return found;
-};
-
-const foldsOf = (views: Database): Map<string, Fold> => {
-  let folds = pageFolds.get(views);
-  if (folds === undefined) {
-    folds = new Map();
-    pageFolds.set(views, folds);
-  }
-  return folds;
 };
 
 /** The invocation's fold: from this page's memory, else from its row; undefined when it is not open here. */
@@ -130,7 +122,7 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
   if (!stream.startsWith(INVOCATION_STREAM_PREFIX)) return;
   const invocationId = stream.slice(INVOCATION_STREAM_PREFIX.length);
   const revision = Number(recorded.revision);
-  const folds = foldsOf(views);
+  const folds = pageFolds.of(views);
   if (recorded.type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
     const recovery = evolveInterrupted(initialInterruptedInvocation(), opening);
@@ -162,11 +154,10 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
 
 /** Writes each fold touched during the page to its row. */
 const endPage = (views: Database): void => {
-  const folds = pageFolds.get(views);
+  const folds = pageFolds.take(views);
   if (folds === undefined) return;
   const update = statements(views).update;
   for (const [invocationId, fold] of folds) update.run(fold.revision, toStored(fold.recovery), invocationId);
-  pageFolds.delete(views);
 };
 
 export const openInvocationsProjection: Projection = {
@@ -186,7 +177,7 @@ export const openInvocationsProjection: Projection = {
   },
   reset(views) {
     statementsByViews.delete(views);
-    pageFolds.delete(views);
+    pageFolds.forget(views);
     views.exec(`DROP TABLE IF EXISTS ${TABLE}`);
   },
   apply,

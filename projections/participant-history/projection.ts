@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { RecordedEvent } from '../../adapters/event-store/port';
 import type { InvocationOpened } from '../../domain/invocation';
 import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 
 /**
@@ -37,7 +38,7 @@ type Pending = {
 
 const statementsByViews = new WeakMap<Database, Statements>();
 /** Per views database, the invocations opened during the page in hand, or read from the open table. */
-const pageBuffers = new Map<Database, Map<string, Pending>>();
+const pageBuffers = new PageMemory<Pending>();
 
 const statements = (views: Database): Statements => {
   let found = statementsByViews.get(views);
@@ -53,15 +54,6 @@ const statements = (views: Database): Statements => {
     statementsByViews.set(views, found);
   }
   return found;
-};
-
-const pageBuffer = (views: Database): Map<string, Pending> => {
-  let buffer = pageBuffers.get(views);
-  if (buffer === undefined) {
-    buffer = new Map();
-    pageBuffers.set(views, buffer);
-  }
-  return buffer;
 };
 
 /** The open invocation's participant and episode: from this page's memory, else from the open table. */
@@ -80,7 +72,7 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
   const type = recorded.type;
   if (type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
-    pageBuffer(views).set(stream.slice(INVOCATION_STREAM_PREFIX.length), {
+    pageBuffers.of(views).set(stream.slice(INVOCATION_STREAM_PREFIX.length), {
       participant: opening.port_values.participant_address,
       episode: opening.port_values.episode_id,
       persisted: false,
@@ -89,7 +81,7 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
   }
   if (type !== 'InvocationClosed') return;
   const invocationId = stream.slice(INVOCATION_STREAM_PREFIX.length);
-  const buffer = pageBuffer(views);
+  const buffer = pageBuffers.of(views);
   const pending = pendingOf(views, buffer, invocationId);
   // An invocation whose opening this view never saw cannot form a history.
   if (pending === undefined) return;
@@ -101,13 +93,12 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
 
 /** Writes the invocations opened during the page and still open to the open table. */
 const endPage = (views: Database): void => {
-  const buffer = pageBuffers.get(views);
+  const buffer = pageBuffers.take(views);
   if (buffer === undefined) return;
   const insert = statements(views).insertPending;
   for (const [invocationId, pending] of buffer) {
     if (!pending.persisted) insert.run(invocationId, pending.participant, pending.episode);
   }
-  pageBuffers.delete(views);
 };
 
 export const participantHistoryProjection: Projection = {
@@ -133,7 +124,7 @@ export const participantHistoryProjection: Projection = {
   },
   reset(views) {
     statementsByViews.delete(views);
-    pageBuffers.delete(views);
+    pageBuffers.forget(views);
     // The tables of earlier versions go too: version 3 kept each closed invocation's events.
     views.exec(`
       DROP TABLE IF EXISTS participant_history_events;
