@@ -1,7 +1,7 @@
 import type { ExecutionOffer } from './admission-context';
 import { bindingsFor, offersFor, type IndexedBinding, type IndexedOffer } from './admission-index';
 import { refusal, type Refusal } from './refusal-codes';
-import type { InvocationState, OpenedInvocation } from './state';
+import type { InvocationState, OpenedInvocation, ToolActionRecord } from './state';
 import { ToolActionRequestCodec, sameToolActionRequest, type ToolActionRequest } from './tool-action-request';
 
 /**
@@ -31,15 +31,18 @@ export const requestInvalid = (raw: unknown): ToolActionRequest | Refusal => {
 };
 
 
-/** Rule 3: a known tool_call_id. 'replay' means: same request, answer with the original decision. */
+/**
+ * Rule 3: a known tool_call_id. The original record means: same request, a replay, answered with the
+ * original decision.
+ */
 export const requestConflict = (
   request: ToolActionRequest,
   state: OpenedInvocation,
-): 'replay' | Refusal | undefined => {
+): ToolActionRecord | Refusal | undefined => {
   const position = state.positionByToolCallId.get(request.tool_call_id);
   if (position === undefined) return undefined;
   const original = state.toolActions[position];
-  if (original !== undefined && sameToolActionRequest(original.request, request)) return 'replay';
+  if (original !== undefined && sameToolActionRequest(original.request, request)) return original;
   return refusal(
     'request_conflict',
     `tool_call_id ${request.tool_call_id} was already admitted with a different request; the original record stays`,

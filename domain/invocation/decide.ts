@@ -93,7 +93,6 @@ const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, 
   if (isRefusal(request)) return request;
 
   const known = requestConflict(request, state);
-  if (known === 'replay') return state.toolActions[state.positionByToolCallId.get(request.tool_call_id) as number] as ToolActionRecord;
   if (known !== undefined) return known;
 
   const refused = identityMismatch(request, state) ?? staleGeneration(request, state);
