@@ -28,10 +28,13 @@ export interface AppendWriter {
 const toWireExpected = (expected: ExpectedRevision): WireExpectedRevision =>
   typeof expected === 'string' ? expected : Number(expected);
 
+/** The event's data as the store writes it: the caller's JSON text when it has one. */
+const dataTextOf = (event: EventToAppend): string => event.dataJson ?? JSON.stringify(event.data);
+
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
   type: event.type,
-  data: event.dataJson ?? JSON.stringify(event.data),
+  data: dataTextOf(event),
   metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata),
 });
 
@@ -67,7 +70,7 @@ export const encodeAppend = (
       const event = events[index]!;
       encoded[index * 4] = event.id;
       encoded[index * 4 + 1] = event.type;
-      encoded[index * 4 + 2] = event.dataJson ?? JSON.stringify(event.data);
+      encoded[index * 4 + 2] = dataTextOf(event);
       encoded[index * 4 + 3] = event.metadata === undefined ? null : JSON.stringify(event.metadata);
     }
   } catch (error) {
