@@ -1,0 +1,209 @@
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
+import {
+  storageFailure,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ReadAllOptions,
+  type ReadResult,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from '../port';
+import { AppendListener } from './append-listener';
+import { appendInTransaction } from './append-transaction';
+import { describePgError, describeServer, UNIQUE_VIOLATION } from './errors';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store';
+import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
+import { ensureSchema } from './schema';
+
+export const DEFAULT_POSTGRES_POOL_SIZE = 10;
+
+export type PostgresEventStoreOptions = {
+  /** A postgres:// connection string. */
+  readonly connectionString: string;
+  /** Connections the store opens at most, besides the one that listens for appends. */
+  readonly poolSize?: number;
+  /** How long to wait for a connection before reporting the server unreachable. */
+  readonly connectTimeoutMs?: number;
+  /** How often subscriptions read the log when no notification came (a lost LISTEN connection). */
+  readonly pollIntervalMs?: number;
+};
+
+/**
+ * The event store on a PostgreSQL server, shared by any number of engines. Appends are serialized on
+ * the server (see appendInTransaction), every failure is a `storage_failure` value, and subscriptions
+ * are woken by LISTEN/NOTIFY, with a poll as the fallback.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly checkpoints: PostgresCheckpointStore;
+  /** Where the store connects, for messages (no password). */
+  readonly server: string;
+  private readonly pool: Pool;
+  private readonly appended = new AppendedSignal();
+  private readonly listener: AppendListener;
+  private readonly pollIntervalMs: number;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private schemaReady: Promise<string | undefined> | undefined;
+  private closed = false;
+
+  constructor(options: PostgresEventStoreOptions) {
+    this.server = describeServer(options.connectionString);
+    const config: PoolConfig = {
+      connectionString: options.connectionString,
+      max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    };
+    this.pool = new Pool(config);
+    // An idle connection the server closed: the next query gets a fresh one; nothing to crash for.
+    this.pool.on('error', () => undefined);
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.listener = new AppendListener(
+      { connectionString: options.connectionString, connectionTimeoutMillis: config.connectionTimeoutMillis },
+      this.appended.notify,
+      this.pollIntervalMs,
+    );
+    this.checkpoints = new PostgresCheckpointStore(this.pool, this.server, this.ready);
+  }
+
+  /** Undefined once the schema exists; else why the store cannot be used (retried on the next call). */
+  readonly ready = (): Promise<string | undefined> => {
+    if (this.closed) return Promise.resolve(`PostgreSQL store at ${this.server} is closed`);
+    if (this.schemaReady === undefined) {
+      this.schemaReady = this.createSchema().then((failure) => {
+        if (failure !== undefined) this.schemaReady = undefined;
+        return failure;
+      });
+    }
+    return this.schemaReady;
+  };
+
+  private async createSchema(): Promise<string | undefined> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return `PostgreSQL: opening the event store failed: ${describePgError(error, this.server)}`;
+    }
+    try {
+      await ensureSchema(client);
+      client.release();
+      return undefined;
+    } catch (error) {
+      client.release(error as Error);
+      return `PostgreSQL: creating the event store tables at ${this.server} failed: ${describePgError(error, this.server)}`;
+    }
+  }
+
+  append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    const appending = this.appendNow(stream, events, options);
+    this.inFlight.add(appending);
+    void appending.finally(() => this.inFlight.delete(appending));
+    return appending;
+  }
+
+  private async appendNow(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    const failed = (error: unknown) =>
+      storageFailure(`PostgreSQL: appending to stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      return failed(error);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { result, wrote } = await appendInTransaction(client, stream, events, options);
+      await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
+      if (wrote) queueMicrotask(this.appended.notify);
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return this.conflictAfterRace(stream, options);
+      return failed(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** The schema's UNIQUE(stream, revision) refused a row: someone else took that revision. */
+  private async conflictAfterRace(stream: string, options: AppendOptions): Promise<AppendResult> {
+    const events = await this.readStreamBackwardsOne(stream);
+    if (events.kind === 'storage_failure') return events;
+    return { kind: 'version_conflict', stream, expected: options.expectedRevision, actual: events.revision };
+  }
+
+  private async readStreamBackwardsOne(
+    stream: string,
+  ): Promise<{ readonly kind: 'revision'; readonly revision: bigint | 'no_stream' } | ReturnType<typeof storageFailure>> {
+    try {
+      const result = await this.pool.query<{ revision: string }>(
+        'SELECT revision FROM raes_events WHERE stream = $1 ORDER BY revision DESC LIMIT 1',
+        [stream],
+      );
+      const row = result.rows[0];
+      return { kind: 'revision', revision: row === undefined ? 'no_stream' : BigInt(row.revision) };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      const result = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM raes_events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+        [stream, (options?.fromRevision ?? 0n).toString(), options?.maxCount ?? null],
+      );
+      return { kind: 'read', events: result.rows.map(recordedEventOf) };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<ReadResult> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      const result = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM raes_events WHERE position > $1 ORDER BY position LIMIT $2`,
+        [(options?.after ?? 0n).toString(), options?.maxCount ?? null],
+      );
+      return { kind: 'read', events: result.rows.map(recordedEventOf) };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading the log failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    void this.listener.start();
+    return startCatchUpSubscription(
+      {
+        readAll: (readOptions) => this.readAll(readOptions),
+        checkpoints: this.checkpoints,
+        onAppended: this.appended.onAppended,
+        pollIntervalMs: this.pollIntervalMs,
+      },
+      options,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.allSettled([...this.inFlight]);
+    this.closed = true;
+    this.appended.clear();
+    await this.listener.close();
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+/** A store over the server at `connectionString`; it connects on first use, so opening never fails. */
+export const openPostgresEventStore = (options: PostgresEventStoreOptions): PostgresEventStore =>
+  new PostgresEventStore(options);
