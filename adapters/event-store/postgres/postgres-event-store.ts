@@ -55,6 +55,8 @@ export class PostgresEventStore implements EventStore {
       connectionString: options.connectionString,
       max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      // The durability contract: an acknowledged append is on the primary's disk, whatever the server's default.
+      options: '-c synchronous_commit=on',
     };
     this.pool = new Pool(config);
     // An idle connection the server closed: the next query gets a fresh one; nothing to crash for.

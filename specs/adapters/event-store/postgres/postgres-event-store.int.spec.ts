@@ -18,3 +18,124 @@ describeEventStoreContract('postgres', {
     return open();
   },
 });
+
+describe('postgres event store', () => {
+  let admin: Client;
+  beforeEach(async () => {
+    admin = new Client({ connectionString: server.url });
+    await admin.connect();
+  });
+  afterEach(async () => admin.end());
+
+  it('rejects a second row at the same stream revision in the schema itself', async () => {
+    const store = open();
+    await store.append('unique-s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await expect(
+      admin.query(
+        "INSERT INTO raes_events (position, stream, revision, id, type, data) VALUES (999999, 'unique-s', 0, 'b', 'T', '{}')",
+      ),
+    ).rejects.toThrow(/raes_events_stream_revision/);
+    await store.close();
+  });
+
+  it('keeps the JSON text of data as written, key order included', async () => {
+    const store = open();
+    const dataJson = '{"z":1,"a":{"y":2,"b":3}}';
+    await store.append('text-s', [{ id: 'a', type: 'T', data: JSON.parse(dataJson), dataJson }], { expectedRevision: 'no_stream' });
+    const read = await store.readStream('text-s');
+    expect(read).toMatchObject({ kind: 'read', events: [{ dataJson, data: { z: 1, a: { y: 2, b: 3 } } }] });
+    await store.close();
+  });
+
+  it('reports a failed append as a storage failure, writes no part of it and goes on appending', async () => {
+    const store = open();
+    await store.append('kept-s', [{ id: 'k0', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await admin.query(`
+      CREATE OR REPLACE FUNCTION refuse_poison() RETURNS trigger AS $$
+      BEGIN IF NEW.id = 'poison' THEN RAISE EXCEPTION 'disk says no'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON raes_events FOR EACH ROW EXECUTE FUNCTION refuse_poison();`);
+    try {
+      const [broken, kept] = await Promise.all([
+        store.append('broken-s', [{ id: 'a', type: 'T', data: {} }, { id: 'poison', type: 'T', data: {} }], { expectedRevision: 'any' }),
+        store.append('kept-s', [{ id: 'k1', type: 'T', data: {} }], { expectedRevision: 0n }),
+      ]);
+      expect(broken).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining('disk says no') });
+      expect(kept).toMatchObject({ kind: 'appended', nextExpectedRevision: 1n });
+      expect(await store.readStream('broken-s')).toEqual({ kind: 'read', events: [] });
+      expect(await store.append('broken-s', [{ id: 'b0', type: 'T', data: {} }], { expectedRevision: 'no_stream' })).toMatchObject({
+        kind: 'appended',
+        nextExpectedRevision: 0n,
+      });
+    } finally {
+      await admin.query('DROP TRIGGER refuse_poison ON raes_events');
+    }
+    await store.close();
+  });
+
+  it('commits a read model in the same database and its checkpoint together, or neither', async () => {
+    const store = open();
+    await admin.query('CREATE TABLE IF NOT EXISTS read_model (id text PRIMARY KEY)');
+    const committed = await store.checkpoints.commitWith('model', 1n, async (client) => {
+      await client.query("INSERT INTO read_model (id) VALUES ('first')");
+      return 'done';
+    });
+    expect(committed).toEqual({ kind: 'committed', value: 'done' });
+    await expect(
+      store.checkpoints.commitWith('model', 2n, async (client) => {
+        await client.query("INSERT INTO read_model (id) VALUES ('second')");
+        throw new Error('projection broke after writing');
+      }),
+    ).rejects.toThrow('projection broke');
+    expect((await admin.query('SELECT id FROM read_model')).rows).toEqual([{ id: 'first' }]);
+    expect(await store.checkpoints.read('model')).toEqual({ kind: 'checkpoint', position: 1n });
+    await store.close();
+  });
+
+  it('sees appends another engine committed, and its revision checks count them', async () => {
+    const first = open();
+    const second = open();
+    await first.append('shared-s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await second.append('shared-s', [{ id: 'b', type: 'T', data: {} }], { expectedRevision: 0n });
+    expect(await first.append('shared-s', [{ id: 'c', type: 'T', data: {} }], { expectedRevision: 0n })).toMatchObject({
+      kind: 'version_conflict',
+      actual: 1n,
+    });
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('runs its sessions with synchronous_commit on even when the database default is off', async () => {
+    await admin.query('CREATE DATABASE relaxed');
+    await admin.query('ALTER DATABASE relaxed SET synchronous_commit = off');
+    const url = server.url.replace(/\/postgres$/, '/relaxed');
+    const store = openPostgresEventStore({ connectionString: url, poolSize: 1 });
+    await store.append('durable-s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    // A trigger runs in the store's own session: it records the setting that session commits with.
+    const relaxed = new Client({ connectionString: url });
+    await relaxed.connect();
+    await relaxed.query(`
+      CREATE FUNCTION record_commit_mode() RETURNS trigger AS $$
+      BEGIN NEW.type := current_setting('synchronous_commit'); RETURN NEW; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER record_commit_mode BEFORE INSERT ON raes_events FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
+    expect((await relaxed.query<{ s: string }>("SELECT current_setting('synchronous_commit') AS s")).rows[0]!.s).toBe('off');
+    await relaxed.end();
+    await store.append('durable-s', [{ id: 'b', type: 'T', data: {} }], { expectedRevision: 0n });
+    const read = await store.readStream('durable-s', { fromRevision: 1n });
+    expect(read).toMatchObject({ kind: 'read', events: [{ id: 'b', type: 'on' }] });
+    await store.close();
+  });
+
+  it('returns a storage failure naming the server and the setting to fix when the server is unreachable', async () => {
+    const store = openPostgresEventStore({ connectionString: 'postgres://raes:secret@127.0.0.1:1/events', connectTimeoutMs: 2_000 });
+    const expected = {
+      kind: 'storage_failure',
+      reason: expect.stringMatching(/cannot reach PostgreSQL at 127\.0\.0\.1:1\/events .*RAES_POSTGRES_URL/),
+    };
+    expect(await store.append('s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'any' })).toMatchObject(expected);
+    expect(await store.readAll()).toMatchObject(expected);
+    expect(await store.checkpoints.read('x')).toMatchObject(expected);
+    const subscription = store.subscribe({ subscriberId: 'x', handle: () => undefined });
+    expect(await subscription.ended).toMatchObject(expected);
+    expect(JSON.stringify(await store.readStream('s'))).not.toContain('secret');
+    await store.close();
+  });
+});
