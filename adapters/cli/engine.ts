@@ -4,6 +4,7 @@ import type { SchedulerState } from '../../domain/scheduler';
 import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RuntimeProgress } from '../runtime';
 import { formatDiagnostics, loadEngineInputs } from './inputs';
 import { EXIT_INVALID, EXIT_USAGE } from './io';
+import { unreachableStore } from './store-reachable';
 import { openWorkspace, readJob, type Job, type StoreFlags, type Workspace } from './workspace';
 
 /** Builds the runtime manager the CLI commands share, and the operator's view of it. */
@@ -117,6 +118,8 @@ export const openOperatorEngine = async (
     await workspace.close();
     return fail(exit, message);
   };
+  const unreachable = await unreachableStore(workspace);
+  if (unreachable !== undefined) return failAndClose(EXIT_INVALID, unreachable);
   const job = readJob(workspace.dataDir);
   if (job.kind === 'absent') {
     return failAndClose(

@@ -18,6 +18,7 @@ import { lockDataDir } from './data-dir-lock';
 export interface StoreFlags {
   readonly store?: string;
   readonly dataDir?: string;
+  readonly postgresUrl?: string;
 }
 
 export interface Workspace {
@@ -52,7 +53,13 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
       ? env.RAES_SQLITE_PATH
       : join(dataDir, 'events.sqlite');
   const parsed = parseEventStoreSettings(
-    { store: flags.store ?? env.RAES_EVENT_STORE, sqlitePath, esdbConnectionString: env.ESDB_CONNECTION_STRING },
+    {
+      store: flags.store ?? env.RAES_EVENT_STORE,
+      sqlitePath,
+      esdbConnectionString: env.ESDB_CONNECTION_STRING,
+      postgresUrl: flags.postgresUrl ?? env.RAES_POSTGRES_URL,
+      postgresPoolSize: env.RAES_POSTGRES_POOL_SIZE,
+    },
     flags.store === undefined ? 'RAES_EVENT_STORE' : '--store',
   );
   if (parsed.kind === 'rejected') return { ok: false, message: parsed.message, usage: true };
@@ -61,7 +68,7 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
     return {
       ok: false,
       usage: true,
-      message: 'the memory store keeps nothing between commands; use --store sqlite (the default) or eventstoredb',
+      message: 'the memory store keeps nothing between commands; use --store sqlite (the default), eventstoredb or postgres',
     };
   }
   try {

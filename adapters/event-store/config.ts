@@ -1,26 +1,32 @@
 import * as t from 'io-ts';
+import { DEFAULT_POSTGRES_POOL_SIZE } from './postgres/pool-size';
 import { DEFAULT_SQLITE_PATH } from './sqlite/sqlite-event-store';
 
 export type EventStoreConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'memory' }
-  | { readonly kind: 'eventstoredb'; readonly connectionString: string };
+  | { readonly kind: 'eventstoredb'; readonly connectionString: string }
+  | { readonly kind: 'postgres'; readonly connectionString: string; readonly poolSize: number };
 
 export type EventStoreKind = EventStoreConfig['kind'];
 
-export const EventStoreKindCodec = t.keyof({ sqlite: null, memory: null, eventstoredb: null });
+export const EventStoreKindCodec = t.keyof({ sqlite: null, memory: null, eventstoredb: null, postgres: null });
 
 export type ConfigParsed = { readonly kind: 'parsed'; readonly config: EventStoreConfig };
 export type ConfigRejected = { readonly kind: 'rejected'; readonly message: string };
 
 /** The settings that choose a store, as the CLI flag and the environment give them. */
 export type EventStoreSettings = {
-  /** `--store` or RAES_EVENT_STORE: sqlite (default), memory or eventstoredb. */
+  /** `--store` or RAES_EVENT_STORE: sqlite (default), memory, eventstoredb or postgres. */
   readonly store?: string;
   /** RAES_SQLITE_PATH; `esdata/events.sqlite` when absent. */
   readonly sqlitePath?: string;
   /** ESDB_CONNECTION_STRING; required for eventstoredb. */
   readonly esdbConnectionString?: string;
+  /** `--postgres-url` or RAES_POSTGRES_URL; required for postgres. */
+  readonly postgresUrl?: string;
+  /** RAES_POSTGRES_POOL_SIZE: connections per engine process; DEFAULT_POSTGRES_POOL_SIZE when absent. */
+  readonly postgresPoolSize?: string;
 };
 
 const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
@@ -32,7 +38,7 @@ export const parseEventStoreSettings = (settings: EventStoreSettings, storeSetti
   if (!EventStoreKindCodec.is(store)) {
     return {
       kind: 'rejected',
-      message: `expected one of sqlite, memory, eventstoredb at ${storeSettingName}, got '${store}'`,
+      message: `expected one of sqlite, memory, eventstoredb, postgres at ${storeSettingName}, got '${store}'`,
     };
   }
   switch (store) {
@@ -53,11 +59,48 @@ export const parseEventStoreSettings = (settings: EventStoreSettings, storeSetti
         };
       }
       return { kind: 'parsed', config: { kind: 'eventstoredb', connectionString: settings.esdbConnectionString } };
+    case 'postgres':
+      return parsePostgresSettings(settings, storeSettingName);
   }
+};
+
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
+const MAX_POOL_SIZE = 1000;
+
+const parsePostgresSettings = (settings: EventStoreSettings, storeSettingName: string): ConfigParsed | ConfigRejected => {
+  const url = settings.postgresUrl?.trim();
+  if (url === undefined || url === '') {
+    return {
+      kind: 'rejected',
+      message:
+        `expected a postgres:// connection string at --postgres-url or RAES_POSTGRES_URL ` +
+        `(required when ${storeSettingName} is postgres), got nothing`,
+    };
+  }
+  if (!POSTGRES_URL.test(url)) {
+    return {
+      kind: 'rejected',
+      message: `expected a postgres:// or postgresql:// connection string at --postgres-url or RAES_POSTGRES_URL, got '${url.replace(/:[^:@/]*@/, ':***@')}'`,
+    };
+  }
+  const poolText = settings.postgresPoolSize?.trim();
+  if (poolText === undefined || poolText === '') {
+    return { kind: 'parsed', config: { kind: 'postgres', connectionString: url, poolSize: DEFAULT_POSTGRES_POOL_SIZE } };
+  }
+  const poolSize = Number(poolText);
+  if (!/^\d+$/.test(poolText) || poolSize < 1 || poolSize > MAX_POOL_SIZE) {
+    return {
+      kind: 'rejected',
+      message: `expected a whole number from 1 to ${MAX_POOL_SIZE} at RAES_POSTGRES_POOL_SIZE, got '${poolText}'`,
+    };
+  }
+  return { kind: 'parsed', config: { kind: 'postgres', connectionString: url, poolSize } };
 };
 
 export const eventStoreSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): EventStoreSettings => ({
   store: env.RAES_EVENT_STORE,
   sqlitePath: env.RAES_SQLITE_PATH,
   esdbConnectionString: env.ESDB_CONNECTION_STRING,
+  postgresUrl: env.RAES_POSTGRES_URL,
+  postgresPoolSize: env.RAES_POSTGRES_POOL_SIZE,
 });

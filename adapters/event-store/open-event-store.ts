@@ -2,6 +2,7 @@ import type { EventStoreConfig } from './config';
 import { openEventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { MemoryEventStore } from './memory/memory-event-store';
 import type { EventStore, StorageFailure } from './port';
+import { openPostgresEventStore } from './postgres/postgres-event-store';
 import { openSqliteEventStore } from './sqlite/sqlite-event-store';
 
 export type EventStoreOpened = { readonly kind: 'opened'; readonly store: EventStore };
@@ -17,5 +18,10 @@ export const openEventStore = (config: EventStoreConfig): EventStoreOpened | Sto
     }
     case 'eventstoredb':
       return { kind: 'opened', store: openEventStoreDbEventStore(config.connectionString) };
+    case 'postgres':
+      return {
+        kind: 'opened',
+        store: openPostgresEventStore({ connectionString: config.connectionString, poolSize: config.poolSize }),
+      };
   }
 };

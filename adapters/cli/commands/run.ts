@@ -10,6 +10,7 @@ import { HARNESS_KINDS, startHarness, type HarnessKind } from '../harness';
 import { formatDiagnostics, loadEngineInputs } from '../inputs';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { describeProgress } from '../progress';
+import { unreachableStore } from '../store-reachable';
 import { openWorkspace, readJob, writeJob, type StoreFlags } from '../workspace';
 
 export interface RunOptions extends StoreFlags {
@@ -142,6 +143,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   try {
+    const unreachable = await unreachableStore(workspace);
+    if (unreachable !== undefined) return fail(EXIT_INVALID, unreachable);
     let episodeId = options.episode ?? freshEpisodeId(new Date());
     if (workspace.kind !== 'memory') {
       const job = readJob(workspace.dataDir);

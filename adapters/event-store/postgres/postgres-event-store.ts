@@ -15,11 +15,12 @@ import {
 import { AppendListener } from './append-listener';
 import { appendInTransaction } from './append-transaction';
 import { describePgError, describeServer, UNIQUE_VIOLATION } from './errors';
+import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store';
 import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
 
-export const DEFAULT_POSTGRES_POOL_SIZE = 10;
+export { DEFAULT_POSTGRES_POOL_SIZE };
 
 export type PostgresEventStoreOptions = {
   /** A postgres:// connection string. */

@@ -19,9 +19,9 @@ describe('choosing the event store', () => {
   });
 
   it('names the setting to fix when the value is unknown or the connection string is missing', () => {
-    expect(parseEventStoreSettings({ store: 'postgres' }, '--store')).toEqual({
+    expect(parseEventStoreSettings({ store: 'mysql' }, '--store')).toEqual({
       kind: 'rejected',
-      message: "expected one of sqlite, memory, eventstoredb at --store, got 'postgres'",
+      message: "expected one of sqlite, memory, eventstoredb, postgres at --store, got 'mysql'",
     });
     expect(parseEventStoreSettings({ store: 'eventstoredb' })).toMatchObject({
       kind: 'rejected',
@@ -33,5 +33,35 @@ describe('choosing the event store', () => {
     expect(
       eventStoreSettingsFromEnv({ RAES_EVENT_STORE: 'sqlite', RAES_SQLITE_PATH: 'x.sqlite', ESDB_CONNECTION_STRING: 'esdb://h' }),
     ).toEqual({ store: 'sqlite', sqlitePath: 'x.sqlite', esdbConnectionString: 'esdb://h' });
+  });
+
+  it('takes a postgres connection string and pool size, and names the setting to fix when they are unusable', () => {
+    expect(parseEventStoreSettings({ store: 'postgres', postgresUrl: 'postgres://raes@db:5432/events' })).toEqual({
+      kind: 'parsed',
+      config: { kind: 'postgres', connectionString: 'postgres://raes@db:5432/events', poolSize: 10 },
+    });
+    expect(
+      parseEventStoreSettings({ store: 'postgres', postgresUrl: 'postgresql://raes@db/events', postgresPoolSize: '24' }),
+    ).toMatchObject({ config: { poolSize: 24 } });
+    expect(parseEventStoreSettings({ store: 'postgres' }, '--store')).toEqual({
+      kind: 'rejected',
+      message:
+        'expected a postgres:// connection string at --postgres-url or RAES_POSTGRES_URL (required when --store is postgres), got nothing',
+    });
+    expect(parseEventStoreSettings({ store: 'postgres', postgresUrl: 'mysql://raes:hunter2@db/events' })).toEqual({
+      kind: 'rejected',
+      message: "expected a postgres:// or postgresql:// connection string at --postgres-url or RAES_POSTGRES_URL, got 'mysql://raes:***@db/events'",
+    });
+    expect(parseEventStoreSettings({ store: 'postgres', postgresUrl: 'postgres://db/e', postgresPoolSize: '0' })).toEqual({
+      kind: 'rejected',
+      message: "expected a whole number from 1 to 1000 at RAES_POSTGRES_POOL_SIZE, got '0'",
+    });
+  });
+
+  it('reads RAES_POSTGRES_URL and RAES_POSTGRES_POOL_SIZE from the environment', () => {
+    expect(eventStoreSettingsFromEnv({ RAES_POSTGRES_URL: 'postgres://h/db', RAES_POSTGRES_POOL_SIZE: '4' })).toMatchObject({
+      postgresUrl: 'postgres://h/db',
+      postgresPoolSize: '4',
+    });
   });
 });

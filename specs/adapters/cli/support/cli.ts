@@ -23,6 +23,8 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
   delete env.RAES_EVENT_STORE;
   delete env.RAES_SQLITE_PATH;
   delete env.ESDB_CONNECTION_STRING;
+  delete env.RAES_POSTGRES_URL;
+  delete env.RAES_POSTGRES_POOL_SIZE;
   return env;
 };
 
