@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { admissionFigure } from './figures/admission';
 import { heapFigure } from './figures/heap';
+import { postgresThroughputFigure } from './figures/postgres-throughput';
 import { rebuildFigure } from './figures/rebuild';
 import { recoveryFigure } from './figures/recovery';
 import { throughputFigure } from './figures/throughput';
@@ -22,7 +23,7 @@ interface Options {
   readonly figures: readonly FigureName[];
 }
 
-const FIGURES = ['admission', 'tool-action', 'throughput', 'rebuild', 'recovery', 'heap'] as const;
+const FIGURES = ['admission', 'tool-action', 'throughput', 'postgres', 'rebuild', 'recovery', 'heap'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 const DEFAULT_REBUILD_EVENTS = 300_000;
@@ -34,6 +35,7 @@ figures (all by default, in this order):
   admission     admission decision in memory (decode + rules), p50 <= 3 us
   tool-action   one tool action on SQLite through the real port (admitAndDispatch; admit, then dispatch beside it), p50 <= 3.5 F
   throughput    64 concurrent invocations (admitAndDispatch + complete), >= 10,000/s, p99 <= 25 F
+  postgres      the same on the postgres store (a server started in a temp dir), >= 0.5 x raw pg inserts of its rows
   rebuild       participant history rebuild, >= 0.8 x raw iterate() + JSON.parse
   recovery      restart with 10,000 open invocations over 1M and 3M events of history, <= 1 s
   heap          heap per open invocation, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
@@ -76,6 +78,8 @@ const runFigure = (name: FigureName, options: Options): FigureResult | Promise<F
       return toolActionFigure(options.quick);
     case 'throughput':
       return throughputFigure(options.quick);
+    case 'postgres':
+      return postgresThroughputFigure(options.quick);
     case 'rebuild':
       return rebuildFigure(options.rebuildEvents);
     case 'recovery':

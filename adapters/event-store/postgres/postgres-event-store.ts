@@ -4,16 +4,19 @@ import {
   storageFailure,
   type AppendOptions,
   type AppendResult,
+  type CurrentRevision,
   type EventStore,
   type EventToAppend,
   type ReadAllOptions,
   type ReadResult,
   type ReadStreamOptions,
   type SubscribeOptions,
+  type StorageFailure,
   type Subscription,
 } from '../port';
 import { AppendListener } from './append-listener';
-import { appendInTransaction } from './append-transaction';
+import { appendBatchInTransaction, type PendingAppend } from './append-batch';
+import { AppendQueue, type BatchWriter } from './append-queue';
 import { describePgError, describeServer, UNIQUE_VIOLATION } from './errors';
 import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store';
@@ -35,7 +38,7 @@ export type PostgresEventStoreOptions = {
 
 /**
  * The event store on a PostgreSQL server, shared by any number of engines. Appends are serialized on
- * the server (see appendInTransaction), every failure is a `storage_failure` value, and subscriptions
+ * the server (see appendBatchInTransaction) and batched in the process (see AppendQueue), every failure is a `storage_failure` value, and subscriptions
  * are woken by LISTEN/NOTIFY, with a poll as the fallback.
  */
 export class PostgresEventStore implements EventStore {
@@ -47,6 +50,7 @@ export class PostgresEventStore implements EventStore {
   private readonly listener: AppendListener;
   private readonly pollIntervalMs: number;
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly queue: AppendQueue;
   private schemaReady: Promise<string | undefined> | undefined;
   private closed = false;
 
@@ -69,6 +73,7 @@ export class PostgresEventStore implements EventStore {
       this.pollIntervalMs,
     );
     this.checkpoints = new PostgresCheckpointStore(this.pool, this.server, this.ready);
+    this.queue = new AppendQueue(this.writeBatch, this.failureOf);
   }
 
   /** Undefined once the schema exists; else why the store cannot be used (retried on the next call). */
@@ -101,49 +106,53 @@ export class PostgresEventStore implements EventStore {
   }
 
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
-    const appending = this.appendNow(stream, events, options);
+    const appending = this.appendWhenReady({ stream, events, options });
     this.inFlight.add(appending);
     void appending.finally(() => this.inFlight.delete(appending));
     return appending;
   }
 
-  private async appendNow(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  private async appendWhenReady(append: PendingAppend): Promise<AppendResult> {
     const notReady = await this.ready();
     if (notReady !== undefined) return storageFailure(notReady);
-    const failed = (error: unknown) =>
-      storageFailure(`PostgreSQL: appending to stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    return this.queue.enqueue(append);
+  }
+
+  /** One transaction for a batch of appends; commits only when something was written. */
+  private readonly writeBatch: BatchWriter = async (batch) => {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
-      return failed(error);
+      return { kind: 'failed', error };
     }
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const { result, wrote } = await appendInTransaction(client, stream, events, options);
+      const { results, wrote } = await appendBatchInTransaction(client, batch);
       await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
       if (wrote) queueMicrotask(this.appended.notify);
-      return result;
+      return { kind: 'written', results };
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return this.conflictAfterRace(stream, options);
-      return failed(error);
+      return { kind: 'failed', error };
     } finally {
       client.release(broken);
     }
-  }
+  };
 
-  /** The schema's UNIQUE(stream, revision) refused a row: someone else took that revision. */
-  private async conflictAfterRace(stream: string, options: AppendOptions): Promise<AppendResult> {
-    const events = await this.readStreamBackwardsOne(stream);
-    if (events.kind === 'storage_failure') return events;
-    return { kind: 'version_conflict', stream, expected: options.expectedRevision, actual: events.revision };
-  }
+  /** What an append that failed alone answers: a conflict when the schema refused its revision. */
+  private readonly failureOf = async (append: PendingAppend, error: unknown): Promise<AppendResult> => {
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+      const current = await this.currentRevision(append.stream);
+      if (current.kind === 'storage_failure') return current;
+      return { kind: 'version_conflict', stream: append.stream, expected: append.options.expectedRevision, actual: current.revision };
+    }
+    return storageFailure(`PostgreSQL: appending to stream '${append.stream}' failed: ${describePgError(error, this.server)}`);
+  };
 
-  private async readStreamBackwardsOne(
+  private async currentRevision(
     stream: string,
-  ): Promise<{ readonly kind: 'revision'; readonly revision: bigint | 'no_stream' } | ReturnType<typeof storageFailure>> {
+  ): Promise<{ readonly kind: 'revision'; readonly revision: CurrentRevision } | StorageFailure> {
     try {
       const result = await this.pool.query<{ revision: string }>(
         'SELECT revision FROM raes_events WHERE stream = $1 ORDER BY revision DESC LIMIT 1',

@@ -3,6 +3,7 @@ import { openEventStore } from '../../../adapters/event-store/open-event-store';
 import { MemoryEventStore } from '../../../adapters/event-store/memory/memory-event-store';
 import { SqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
 import { EventStoreDbEventStore } from '../../../adapters/event-store/eventstoredb/eventstoredb-event-store';
+import { PostgresEventStore } from '../../../adapters/event-store/postgres/postgres-event-store';
 import { makeTempDir } from './support/temp-dir';
 
 describe('openEventStore', () => {
@@ -17,6 +18,9 @@ describe('openEventStore', () => {
       const esdb = openEventStore({ kind: 'eventstoredb', connectionString: 'esdb://127.0.0.1:1?tls=false' });
       expect(esdb.kind === 'opened' && esdb.store instanceof EventStoreDbEventStore).toBe(true);
       if (esdb.kind === 'opened') await esdb.store.close();
+      const postgres = openEventStore({ kind: 'postgres', connectionString: 'postgres://127.0.0.1:1/events', poolSize: 2 });
+      expect(postgres.kind === 'opened' && postgres.store instanceof PostgresEventStore).toBe(true);
+      if (postgres.kind === 'opened') await postgres.store.close();
     } finally {
       temp.remove();
     }
