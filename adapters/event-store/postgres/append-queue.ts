@@ -33,6 +33,8 @@ export class AppendQueue {
   }
 
   private async drain(): Promise<void> {
+    // The appends requested in the same event-loop turn share the first transaction too.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       const deferred = await this.writeBatch(batch);

@@ -38,6 +38,41 @@ describe('postgres event store', () => {
     await store.close();
   });
 
+  it('commits appends made in the same turn in one transaction, each checked on its own', async () => {
+    const store = open();
+    await store.append('batch-conflicted', [{ id: 'c0', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    const [conflicted, ...results] = await Promise.all([
+      store.append('batch-conflicted', [{ id: 'c1', type: 'T', data: {} }], { expectedRevision: 5n }),
+      ...Array.from({ length: 20 }, (_, index) =>
+        store.append(`batch-${index}`, [{ id: 'x', type: 'T', data: {} }], { expectedRevision: 'no_stream' }),
+      ),
+    ]);
+    expect(conflicted).toEqual({ kind: 'version_conflict', stream: 'batch-conflicted', expected: 5n, actual: 0n });
+    expect(results.every((r) => r.kind === 'appended')).toBe(true);
+    // now() is the transaction's start: one timestamp and consecutive positions mean one transaction.
+    const rows = await admin.query<{ position: string; recorded_at: Date }>(
+      "SELECT position, recorded_at FROM raes_events WHERE stream LIKE 'batch-%' AND stream <> 'batch-conflicted' ORDER BY position",
+    );
+    expect(new Set(rows.rows.map((r) => r.recorded_at.getTime())).size).toBe(1);
+    expect(Number(rows.rows[19]!.position) - Number(rows.rows[0]!.position)).toBe(19);
+    await store.close();
+  });
+
+  it('answers a retried append racing its first try in one batch with the first result', async () => {
+    const store = open();
+    await store.append('retry-s', [{ id: 'e0', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    const events = [{ id: 'e1', type: 'T', data: {} }, { id: 'e2', type: 'T', data: {} }];
+    const [first, retried] = await Promise.all([
+      store.append('retry-s', events, { expectedRevision: 0n }),
+      store.append('retry-s', events, { expectedRevision: 0n }),
+    ]);
+    expect(first).toMatchObject({ kind: 'appended', nextExpectedRevision: 2n });
+    expect(retried).toEqual(first);
+    const read = await store.readStream('retry-s');
+    expect(read.kind === 'read' && read.events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    await store.close();
+  });
+
   it('keeps the JSON text of data as written, key order included', async () => {
     const store = open();
     const dataJson = '{"z":1,"a":{"y":2,"b":3}}';
