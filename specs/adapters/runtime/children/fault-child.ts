@@ -5,15 +5,17 @@
  *   D <action id>                  dispatch acknowledged
  *   C <action id>                  completion acknowledged
  *   R <invocation id> <call id>    admission refused
- * Usage: fault-child.ts <dir> <extra agents>
+ * Usage: fault-child.ts <dir> <extra agents> [<postgres connection string>]
+ * With a connection string the events go to that PostgreSQL store; the views stay in <dir>.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { HarnessRuntime, RuntimeManager, type InvocationToolActionPort } from '../../../../adapters/runtime';
 import { PORTAL_CLIENT, probeResult } from '../../../../examples/harness/scripted-harness';
+import { openPostgresEventStore } from '../../../../adapters/event-store/postgres/postgres-event-store';
 import { compiledScenario, manifest, openSqlite } from '../support/world';
 
-const [dir, extraAgents] = process.argv.slice(2);
+const [dir, extraAgents, postgresUrl] = process.argv.slice(2);
 if (dir === undefined) throw new Error('usage: fault-child.ts <dir> <extra agents>');
 
 const say = (line: string): void => {
@@ -56,7 +58,8 @@ const toolCall = async (port: InvocationToolActionPort, callId: string, affordan
 };
 
 const main = async (): Promise<void> => {
-  const store = openSqlite(join(dir, 'events.sqlite'));
+  const store =
+    postgresUrl === undefined ? openSqlite(join(dir, 'events.sqlite')) : openPostgresEventStore({ connectionString: postgresUrl });
   const views = new BetterSqlite3(join(dir, 'views.sqlite'));
   const manager = new RuntimeManager({
     compiled: compiledScenario({ extraAgents: Number(extraAgents ?? '7'), maxActionAttempts: 100000, cadenceTicks: 1, failurePolicy: 'continue' }),
