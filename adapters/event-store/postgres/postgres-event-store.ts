@@ -60,12 +60,15 @@ export class PostgresEventStore implements EventStore {
       connectionString: options.connectionString,
       max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-      // The durability contract: an acknowledged append is on the primary's disk, whatever the server's default.
-      options: '-c synchronous_commit=on',
     };
     this.pool = new Pool(config);
     // An idle connection the server closed: the next query gets a fresh one; nothing to crash for.
     this.pool.on('error', () => undefined);
+    // The durability contract: an acknowledged append is on the primary's disk, whatever the server's
+    // or the URL's settings. Queued before any query of the connection's first user; a failure shows there.
+    this.pool.on('connect', (client) => {
+      client.query('SET synchronous_commit = on').catch(() => undefined);
+    });
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.listener = new AppendListener(
       { connectionString: options.connectionString, connectionTimeoutMillis: config.connectionTimeoutMillis },

@@ -138,14 +138,15 @@ describe('postgres event store', () => {
     await Promise.all([first.close(), second.close()]);
   });
 
-  it('runs its sessions with synchronous_commit on even when the database default is off', async () => {
+  it('runs its sessions with synchronous_commit on even when the database default and the URL say off', async () => {
     await admin.query('CREATE DATABASE relaxed');
     await admin.query('ALTER DATABASE relaxed SET synchronous_commit = off');
-    const url = server.url.replace(/\/postgres$/, '/relaxed');
+    // The URL's own options cannot turn it off either.
+    const url = `${server.url.replace(/\/postgres$/, '/relaxed')}?options=${encodeURIComponent('-c synchronous_commit=off')}`;
     const store = openPostgresEventStore({ connectionString: url, poolSize: 1 });
     await store.append('durable-s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
     // A trigger runs in the store's own session: it records the setting that session commits with.
-    const relaxed = new Client({ connectionString: url });
+    const relaxed = new Client({ connectionString: server.url.replace(/\/postgres$/, '/relaxed') });
     await relaxed.connect();
     await relaxed.query(`
       CREATE FUNCTION record_commit_mode() RETURNS trigger AS $$
