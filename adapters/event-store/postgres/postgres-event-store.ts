@@ -38,8 +38,9 @@ export type PostgresEventStoreOptions = {
 
 /**
  * The event store on a PostgreSQL server, shared by any number of engines. Appends are serialized on
- * the server (see appendBatchInTransaction) and batched in the process (see AppendQueue), every failure is a `storage_failure` value, and subscriptions
- * are woken by LISTEN/NOTIFY, with a poll as the fallback.
+ * the server (see appendBatchInTransaction) and batched in the process (see AppendQueue); every
+ * failure is a `storage_failure` value; subscriptions are woken by LISTEN/NOTIFY, with a poll as the
+ * fallback.
  */
 export class PostgresEventStore implements EventStore {
   readonly checkpoints: PostgresCheckpointStore;

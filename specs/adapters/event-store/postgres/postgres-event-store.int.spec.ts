@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { openPostgresEventStore, type PostgresEventStore } from '../../../../adapters/event-store/postgres/postgres-event-store';
 import { describeEventStoreContract } from '../support/event-store-contract';
+import { waitFor } from '../support/wait-for';
 import { startPostgresServer, type PostgresServer } from './support/postgres-server';
 
 let server: PostgresServer;
@@ -71,6 +72,32 @@ describe('postgres event store', () => {
     const read = await store.readStream('retry-s');
     expect(read.kind === 'read' && read.events.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
     await store.close();
+  });
+
+  it("wakes a subscriber on another engine's commit through LISTEN/NOTIFY, without polling", async () => {
+    const writer = open();
+    const reader = openPostgresEventStore({ connectionString: server.url, poolSize: 2, pollIntervalMs: 600_000 });
+    const seen: string[] = [];
+    const subscription = reader.subscribe({
+      subscriberId: 'notified',
+      filter: { streamPrefixes: ['notified-'] },
+      handle: (event) => void seen.push(event.id),
+    });
+    // The reader's own appends would wake it locally: only the writer appends, so only NOTIFY can.
+    for (let tries = 0; ; tries += 1) {
+      const listening = await admin.query("SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN raes_events_appended'");
+      if (listening.rows.length > 0) break;
+      if (tries > 500) throw new Error('the reader never listened');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await writer.append('notified-s', [{ id: 'n1', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await waitFor('the notified event', () => seen.length >= 1, 5_000);
+    await writer.append('notified-s', [{ id: 'n2', type: 'T', data: {} }], { expectedRevision: 0n });
+    await waitFor('the second notified event', () => seen.length >= 2, 5_000);
+    await subscription.stop();
+    expect(seen).toEqual(['n1', 'n2']);
+    await Promise.all([writer.close(), reader.close()]);
   });
 
   it('keeps the JSON text of data as written, key order included', async () => {
