@@ -100,6 +100,34 @@ describe('postgres event store', () => {
     await Promise.all([writer.close(), reader.close()]);
   });
 
+  it('falls back to polling when its LISTEN connection is cut, and listens again', async () => {
+    const writer = open();
+    const reader = openPostgresEventStore({ connectionString: server.url, poolSize: 2, pollIntervalMs: 200 });
+    const seen: string[] = [];
+    const subscription = reader.subscribe({
+      subscriberId: 'cut',
+      filter: { streamPrefixes: ['cut-'] },
+      handle: (event) => void seen.push(event.id),
+    });
+    const listeners = async () =>
+      (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN raes_events_appended'")).rows;
+    for (let tries = 0; (await listeners()).length === 0; tries += 1) {
+      if (tries > 500) throw new Error('the reader never listened');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [cut] = await listeners();
+    await admin.query('SELECT pg_terminate_backend($1)', [cut!.pid]);
+    await writer.append('cut-s', [{ id: 'c1', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+    await waitFor('the event after the cut', () => seen.length >= 1, 5_000);
+    for (let tries = 0; !(await listeners()).some((row) => row.pid !== cut!.pid); tries += 1) {
+      if (tries > 500) throw new Error('the reader never listened again');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await subscription.stop();
+    expect(seen).toEqual(['c1']);
+    await Promise.all([writer.close(), reader.close()]);
+  });
+
   it('keeps the JSON text of data as written, key order included', async () => {
     const store = open();
     const dataJson = '{"z":1,"a":{"y":2,"b":3}}';

@@ -86,6 +86,9 @@ describe('postgres event store across processes', () => {
     expect(shared.map((e) => e.revision)).toEqual(shared.map((_, index) => BigInt(index)));
     expectWholeTriples(shared);
     expect(ackLines(acks)).toHaveLength(2 * 4 * 40 + 2 * 2 * 30);
+    // Positions are handed out under the log-head lock: the whole log is 1..N, no hole, no repeat.
+    const log = events(await reader.readAll());
+    expect(log.map((e) => e.position)).toEqual(log.map((_, index) => BigInt(index + 1)));
     await reader.close();
   }, 60_000);
 
