@@ -18,7 +18,7 @@ const MAX_BATCH = 256;
  */
 export class AppendQueue {
   private readonly pending: Queued[] = [];
-  private draining: Promise<void> | undefined;
+  private draining = false;
 
   constructor(
     private readonly write: BatchWriter,
@@ -28,17 +28,25 @@ export class AppendQueue {
   enqueue(append: PendingAppend): Promise<AppendResult> {
     return new Promise<AppendResult>((resolve) => {
       this.pending.push({ stream: append.stream, events: append.events, options: append.options, resolve });
-      if (this.draining === undefined) this.draining = this.drain().finally(() => (this.draining = undefined));
+      if (!this.draining) {
+        this.draining = true;
+        void this.drain();
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    // The appends requested in the same event-loop turn share the first transaction too.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_BATCH);
-      const deferred = await this.writeBatch(batch);
-      this.pending.unshift(...deferred);
+    try {
+      // The appends requested in the same event-loop turn share the first transaction too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        const deferred = await this.writeBatch(batch);
+        this.pending.unshift(...deferred);
+      }
+    } finally {
+      // Reset in the same step as the last look at `pending`: an append queued after it starts a drain.
+      this.draining = false;
     }
   }
 
