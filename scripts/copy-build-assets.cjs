@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// After `tsc -p tsconfig.build.json`: copies into dist/ the files the compiled code reads at run time
+// and tsc does not emit: the SQLite writer thread's JavaScript (loaded by path) and the example
+// scenario, manifest and tool mapping (read by `raes-tools demo` and the bundled harnesses).
+const { cpSync, mkdirSync, readdirSync, statSync } = require('node:fs');
+const { dirname, join, relative } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const DIST = join(ROOT, 'dist');
+const ASSETS = [/\.js$/, /\.d\.ts$/, /\.ya?ml$/, /\.json$/];
+const FOLDERS = ['adapters/event-store/sqlite', 'examples'];
+
+const walk = (folder) =>
+  readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+
+let copied = 0;
+for (const folder of FOLDERS) {
+  for (const file of walk(join(ROOT, folder))) {
+    if (!ASSETS.some((pattern) => pattern.test(file))) continue;
+    const target = join(DIST, relative(ROOT, file));
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(file, target);
+    copied += 1;
+  }
+}
+process.stdout.write(`copied ${copied} run-time files into dist/\n`);
