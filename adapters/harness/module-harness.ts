@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { HarnessRuntime, type Harness, type ParticipantRuntime } from '../runtime/participant-runtime';
 
 /**
- * `run --harness module:<file>`: the user's JS (or, under tsx, TS) module. It exports one of:
+ * `run --harness module:<file>`: the user's JavaScript or TypeScript module (TS through tsx). It exports one of:
  *   createRuntime(context)  -> a ParticipantRuntime (optionally with close()), or a promise of one;
  *   runtime                 -> a ParticipantRuntime;
  *   harness                 -> a Harness function (request, snapshot, port) => outer result;
@@ -61,11 +61,24 @@ const checked = (value: unknown, file: string): ClosableRuntime => {
   return value;
 };
 
+/**
+ * The platform's own import(): compiled to CommonJS, a plain `import()` would become require(), which
+ * cannot load an ES module or a file URL.
+ */
+const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
+/** A TypeScript module is loaded through tsx's own import, scoped to that module. */
+const importTypeScript = async (url: string): Promise<unknown> => {
+  const api = (await nativeImport('tsx/esm/api')) as { tsImport(specifier: string, parent: string): Promise<unknown> };
+  return api.tsImport(url, pathToFileURL(__filename).href);
+};
+
 export const loadModuleHarness = async (modulePath: string, context: ModuleHarnessContext = { cwd: process.cwd() }): Promise<LoadedModuleHarness> => {
   const file = isAbsolute(modulePath) ? modulePath : resolve(context.cwd, modulePath);
   let loaded: HarnessModule;
   try {
-    loaded = (await import(pathToFileURL(file).href)) as HarnessModule;
+    const url = pathToFileURL(file).href;
+    loaded = (await (/\.[cm]?tsx?$/.test(file) ? importTypeScript(url) : nativeImport(url))) as HarnessModule;
   } catch (error) {
     throw new ModuleHarnessInvalid(`cannot load the harness module ${file}: ${(error as Error).message}`);
   }

@@ -78,6 +78,16 @@ describe('the package, packed and installed into an empty project', () => {
     expect(validate.stdout).toMatch(/^valid: portal-probe/m);
   });
 
+  it('runs a TypeScript harness module with the installed CLI, no tsx setup of its own', () => {
+    const typed = readFileSync(join(ROOT, 'specs', 'adapters', 'harness', 'support', 'typed-runtime.ts'), 'utf8').replace("'../../../../index'", "'raes-tool-actions'");
+    writeFileSync(join(project, 'typed-runtime.ts'), typed);
+    const examples = join(project, 'node_modules', 'raes-tool-actions', 'dist', 'examples');
+    const ran = run(project, 'npx', ['--no-install', 'raes-tools', 'run', join(examples, 'portal-probe.scenario.yaml'), '-m', join(examples, 'portal-probe.manifest.json'), '--harness', 'module:typed-runtime.ts', '--store', 'memory', '--ticks', '1', '--json']);
+    expect(ran.status).toBe(0);
+    const summary = JSON.parse(ran.stdout) as { invocations: { tool_actions: { settlement: string }[] }[] };
+    expect(summary.invocations.map((i) => i.tool_actions.map((a) => a.settlement))).toEqual([['withheld']]);
+  });
+
   it("compiles the README's embed example against the package's types and runs it", () => {
     writeFileSync(join(project, 'embed.ts'), embedExample());
     writeFileSync(

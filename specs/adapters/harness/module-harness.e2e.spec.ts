@@ -21,6 +21,13 @@ describe('run --harness module:<file>', () => {
     expect(summary.audit.sound).toBe(true);
   });
 
+  it('loads a TypeScript module exporting a harness function', () => {
+    const run = cli('run', SCENARIO, '-m', MANIFEST, '--harness', `module:${join(SUPPORT, 'typed-runtime.ts')}`, '--store', 'memory', '--ticks', '1', '--json');
+    expect(run.status).toBe(0);
+    const summary = json<{ invocations: { outcome: string; tool_actions: { settlement: string }[] }[] }>(run);
+    expect(summary.invocations.map((i) => [i.outcome, i.tool_actions.map((a) => a.settlement)])).toEqual([['failed', ['withheld']]]);
+  });
+
   it('refuses a module that exports no runtime with a usage error that says what to export', () => {
     const run = cli('run', SCENARIO, '-m', MANIFEST, '--harness', `module:${join(SUPPORT, 'not-a-runtime.mjs')}`, '--store', 'memory');
     expect(run.status).toBe(2);
