@@ -9,6 +9,8 @@ const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ASSETS = [/\.js$/, /\.d\.ts$/, /\.ya?ml$/, /\.json$/];
 const FOLDERS = ['adapters/event-store/sqlite', 'examples'];
+// The gateway example runs from a checkout (its configuration starts TypeScript through tsx).
+const SKIP = [/^examples\/gateway\//];
 
 const walk = (folder) =>
   readdirSync(folder).flatMap((name) => {
@@ -19,7 +21,8 @@ const walk = (folder) =>
 let copied = 0;
 for (const folder of FOLDERS) {
   for (const file of walk(join(ROOT, folder))) {
-    if (!ASSETS.some((pattern) => pattern.test(file))) continue;
+    const path = relative(ROOT, file).split('\\').join('/');
+    if (!ASSETS.some((pattern) => pattern.test(file)) || SKIP.some((pattern) => pattern.test(path))) continue;
     const target = join(DIST, relative(ROOT, file));
     mkdirSync(dirname(target), { recursive: true });
     cpSync(file, target);
