@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { GatewayConfig } from '../mcp/gateway';
 
 /**
  * What `run --harness` names: a bundled harness (`scripted`, `mcp`) or the user's own:
@@ -9,7 +10,8 @@ import { InvalidArgumentError } from 'commander';
 export type HarnessSpec =
   | { readonly kind: 'scripted' }
   | { readonly kind: 'mcp' }
-  | { readonly kind: 'gateway'; readonly configPath: string }
+  /** `config`, when given, is used instead of reading `configPath` (the demo builds its own). */
+  | { readonly kind: 'gateway'; readonly configPath: string; readonly config?: GatewayConfig }
   | { readonly kind: 'module'; readonly modulePath: string }
   | { readonly kind: 'command'; readonly commandLine: string };
 

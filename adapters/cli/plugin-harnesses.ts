@@ -4,7 +4,20 @@ import { loadGatewayConfig, startGatewayRuntime } from '../mcp/gateway';
 import type { HarnessOptions, StartedHarness } from './harness';
 import type { HarnessSpec } from './harness-spec';
 import { EXIT_USAGE } from './io';
-import { invocationLabel } from './format';
+import { invocationLabel, toolTail } from './format';
+import type { AdmissionMeta } from '../mcp';
+
+/** A tools/call through the gateway, as the bundled MCP harness describes its calls. */
+export const describeGatewayCall = (tool: string, admission: AdmissionMeta): string => {
+  const id = admission.action_instance_id === undefined ? 'no action' : toolTail(admission.action_instance_id);
+  const outcome =
+    admission.outcome === 'refused'
+      ? `refused (${admission.refusal ?? 'refused'}), the tool never ran`
+      : admission.outcome === 'unknown'
+        ? `effects unknown (${admission.reason ?? 'unknown'})`
+        : admission.outcome;
+  return `      gateway: ${id} MCP tool ${tool}: ${outcome}`;
+};
 
 /** The user's own harnesses for `run`: their agent through the MCP gateway, their module, their command. */
 
@@ -25,13 +38,14 @@ export const startPluginHarness = async (
 ): Promise<StartedHarness> => {
   switch (spec.kind) {
     case 'gateway': {
-      const loaded = loadGatewayConfig(spec.configPath);
+      const loaded = spec.config !== undefined ? { ok: true as const, config: spec.config } : loadGatewayConfig(spec.configPath);
       if (!loaded.ok) throw new HarnessStartFailed(loaded.message, EXIT_USAGE);
       let gateway;
       try {
         gateway = await startGatewayRuntime({
           config: loaded.config,
           bindings: options.bindings ?? [],
+          onToolCall: (_invocationId, tool, admission) => options.onCall(describeGatewayCall(tool, admission)),
           onAgentExit: (invocationId, exit) =>
             options.onCall(`      agent of ${invocationLabel(invocationId)}: ${exit.kind === 'exited' ? `exited ${exit.code}` : `stopped (${exit.reason})`}`),
         });

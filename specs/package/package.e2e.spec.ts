@@ -78,6 +78,13 @@ describe('the package, packed and installed into an empty project', () => {
     expect(validate.stdout).toMatch(/^valid: portal-probe/m);
   });
 
+  it('runs `npx raes-tools demo` (the MCP gateway, its agent and the MCP server, all from dist/)', () => {
+    const demo = run(project, 'npx', ['--no-install', 'raes-tools', 'demo', '--data-dir', join(project, 'demo-data')]);
+    expect(demo.status).toBe(0);
+    expect(demo.stdout).toMatch(/^3 invocations, 4 tool actions: 3 completed, 0 withheld, 1 indeterminate$/m);
+    expect(demo.stdout).toMatch(/^Verification: sound, no findings/m);
+  });
+
   it('runs a TypeScript harness module with the installed CLI, no tsx setup of its own', () => {
     const typed = readFileSync(join(ROOT, 'specs', 'adapters', 'harness', 'support', 'typed-runtime.ts'), 'utf8').replace("'../../../../index'", "'raes-tool-actions'");
     writeFileSync(join(project, 'typed-runtime.ts'), typed);

@@ -1,5 +1,6 @@
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
 import { HarnessRuntime, type OuterActionRequest, type ParticipantRuntime } from '../../runtime/participant-runtime';
+import type { AdmissionMeta } from '../admitted-client';
 import { runAgent, type AgentExit } from './agent-process';
 import type { GatewayConfig } from './gateway-config';
 import { GatewayHttpServer } from './gateway-http-server';
@@ -23,6 +24,8 @@ export interface GatewayRuntimeOptions {
   readonly bindings: readonly AffordanceBinding[];
   /** One line per agent run: identities and exit only. */
   readonly onAgentExit?: (invocationId: string, exit: AgentExit) => void;
+  /** One line per tools/call: the tool's name and what the engine decided. */
+  readonly onToolCall?: (invocationId: string, toolName: string, admission: AdmissionMeta) => void;
 }
 
 export const outerResultOf = (request: OuterActionRequest, succeeded: boolean) => ({
@@ -49,7 +52,15 @@ export const startGatewayRuntime = async (options: GatewayRuntimeOptions): Promi
       throw new Error(`${request.participant_address} has no tool-actions claim: the gateway harness needs the invocation's port`);
     }
     const invocationId = request.action_instance_id;
-    const access = http.grant(invocationId, () => createInvocationGateway({ port, upstreams, bindings: options.bindings }));
+    const onToolCall = options.onToolCall;
+    const access = http.grant(invocationId, () =>
+      createInvocationGateway({
+        port,
+        upstreams,
+        bindings: options.bindings,
+        ...(onToolCall === undefined ? {} : { onToolCall: (tool: string, admission: AdmissionMeta) => onToolCall(invocationId, tool, admission) }),
+      }),
+    );
     try {
       const exit = await runAgent(options.config.agent, access, {
         invocationActionInstanceId: invocationId,

@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
 import type { InvocationToolActionPort } from '../../runtime/port';
-import { TOOL_CALL_ID_META_KEY, withAdmissionMeta } from '../admitted-client';
+import { admissionMetaOf, TOOL_CALL_ID_META_KEY, withAdmissionMeta, type AdmissionMeta } from '../admitted-client';
 import { AdmittedToolClient } from '../admitted-tool-client';
 import type { ToolMapping, ToolRelation } from '../tool-mapping';
 import type { ConnectedUpstream, Upstreams } from './upstreams';
@@ -23,6 +23,8 @@ export interface InvocationGatewayContext {
   /** The compiled affordance bindings of the scenario: a tool is listed only if bound for the participant. */
   readonly bindings: readonly AffordanceBinding[];
   readonly newToolCallId?: () => string;
+  /** Called after each tools/call with the tool's name and what the engine decided (no content). */
+  readonly onToolCall?: (toolName: string, admission: AdmissionMeta) => void;
 }
 
 /** The page a gateway cursor points at: which upstream, and that upstream's own cursor. */
@@ -86,7 +88,7 @@ export const createInvocationGateway = (context: InvocationGatewayContext): Serv
     const name = request.params.name;
     const upstream = context.upstreams.serving(name);
     const client = upstream === undefined ? unmapped : calling.get(upstream);
-    if (client === undefined) return { isError: true, content: [{ type: 'text', text: `tool call refused (tool_unmapped): ${name} was not run` }] };
+    if (client === undefined) throw new Error('the gateway has no upstream server');
     const given = request.params._meta?.[TOOL_CALL_ID_META_KEY];
     const progressToken = request.params._meta?.progressToken;
     const call = await client.callTool(
@@ -107,6 +109,7 @@ export const createInvocationGateway = (context: InvocationGatewayContext): Serv
             }),
       },
     );
+    context.onToolCall?.(name, admissionMetaOf(call));
     return withAdmissionMeta(call);
   });
   return server;
