@@ -31,7 +31,13 @@ const HttpServerCodec = t.exact(
 const AgentCodec = t.exact(
   t.intersection([
     t.type({ command: NonEmpty }),
-    t.partial({ args: t.array(t.string), env: StringRecord, cwd: t.string, timeout_ms: t.number }),
+    t.partial({
+      args: t.array(t.string),
+      env: StringRecord,
+      cwd: t.string,
+      timeout_ms: t.number,
+      mcp_transport: t.keyof({ http: null, stdio: null }),
+    }),
   ]),
 );
 const GatewayFileCodec = t.type({
@@ -65,6 +71,8 @@ export interface AgentCommand {
   readonly cwd: string;
   /** How long one invocation's agent may run before it is killed (its invocation then fails). */
   readonly timeoutMs: number;
+  /** `http` (default): the gateway's URL and bearer header; `stdio`: a command that relays to it. */
+  readonly mcpTransport?: 'http' | 'stdio';
 }
 
 export interface GatewayConfig {
@@ -143,6 +151,7 @@ export const decodeGatewayConfig = (input: unknown, base: string, path = 'the ga
         env: agent.env ?? {},
         cwd: agent.cwd === undefined ? base : resolve(base, agent.cwd),
         timeoutMs: agent.timeout_ms ?? DEFAULT_AGENT_TIMEOUT_MS,
+        ...(agent.mcp_transport === undefined ? {} : { mcpTransport: agent.mcp_transport }),
       },
     },
   };

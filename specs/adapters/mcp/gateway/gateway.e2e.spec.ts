@@ -12,21 +12,15 @@ import { INVOCATION, MANIFEST, SCENARIO, cli, json, scratchDir } from '../../cli
 jest.setTimeout(120_000);
 
 const SUPPORT = join(__dirname, 'support');
-const work = scratchDir('gateway');
-const dataDir = join(work, 'data');
-const reports = join(work, 'reports');
-const upstreamCalls = join(work, 'upstream-calls.txt');
-const ARGUMENT_MARKER = `argument-marker-${randomBytes(8).toString('hex')}`;
-const RESULT_MARKER = `result-marker-${randomBytes(8).toString('hex')}`;
 
 interface AgentReport {
   server: string;
+  transport: string;
   pages: number;
   listed: string[];
   calls: { tool: string; isError: boolean; text: string; admission: { outcome: string; refusal?: string; reason?: string; action_instance_id?: string } | null }[];
 }
 
-const report = (attempt: number): AgentReport => JSON.parse(readFileSync(join(reports, `attempt-${attempt}.json`), 'utf8')) as AgentReport;
 
 /** Every byte under a folder, for the marker search (SQLite files, WAL, views, job file). */
 const bytesUnder = (folder: string): Buffer =>
@@ -36,7 +30,14 @@ const bytesUnder = (folder: string): Buffer =>
     ),
   );
 
-describe('the MCP gateway, with an agent command and an upstream stdio server', () => {
+describe.each(['http', 'stdio'] as const)('the MCP gateway, with an agent command and an upstream stdio server (agent on %s)', (transport) => {
+  const work = scratchDir(`gateway-${transport}`);
+  const dataDir = join(work, 'data');
+  const reports = join(work, 'reports');
+  const upstreamCalls = join(work, 'upstream-calls.txt');
+  const ARGUMENT_MARKER = `argument-marker-${randomBytes(8).toString('hex')}`;
+  const RESULT_MARKER = `result-marker-${randomBytes(8).toString('hex')}`;
+  const report = (attempt: number): AgentReport => JSON.parse(readFileSync(join(reports, `attempt-${attempt}.json`), 'utf8')) as AgentReport;
   let run: ReturnType<typeof cli>;
   let audit: ReturnType<typeof cli>;
   let history: ReturnType<typeof cli>;
@@ -56,6 +57,7 @@ describe('the MCP gateway, with an agent command and an upstream stdio server', 
         command: process.execPath,
         args: [join(SUPPORT, 'agent.mjs'), '{mcp_config}'],
         env: { AGENT_REPORT_DIR: reports, ARGUMENT_MARKER },
+        mcp_transport: transport,
       },
     };
     // The configuration sits beside the mapping it names by a relative path.
@@ -82,6 +84,7 @@ describe('the MCP gateway, with an agent command and an upstream stdio server', 
   it('lists only the afforded tools, passing the pages through', () => {
     const first = report(1);
     expect(first.server).toBe('raes-tool-actions');
+    expect(first.transport).toBe(transport);
     expect(first.listed).toEqual(['lookup', 'slow']);
     // The upstream has two pages of two tools; the gateway passes its cursor on.
     expect(first.pages).toBe(2);

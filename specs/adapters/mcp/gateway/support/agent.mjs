@@ -5,13 +5,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const configPath = process.argv[2] ?? process.env.RAES_MCP_CONFIG;
 const config = JSON.parse(readFileSync(configPath, 'utf8'));
 const [name, entry] = Object.entries(config.mcpServers)[0];
 const client = new Client({ name: 'spec-agent', version: '1.0.0' });
-await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+await client.connect(
+  entry.command !== undefined
+    ? new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...getDefaultEnvironment(), ...entry.env } })
+    : new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }),
+);
 
 const listed = [];
 let cursor;
@@ -33,5 +38,5 @@ for (const [tool, args] of script) {
   const result = await client.callTool({ name: tool, arguments: args });
   calls.push({ tool, isError: result.isError === true, text: result.content[0]?.text ?? '', admission: result._meta?.['raes-tool-actions/admission'] ?? null });
 }
-writeFileSync(join(process.env.AGENT_REPORT_DIR, `attempt-${attempt}.json`), JSON.stringify({ server: name, pages, listed, calls }, null, 2));
+writeFileSync(join(process.env.AGENT_REPORT_DIR, `attempt-${attempt}.json`), JSON.stringify({ server: name, transport: entry.command !== undefined ? 'stdio' : 'http', pages, listed, calls }, null, 2));
 await client.close();
