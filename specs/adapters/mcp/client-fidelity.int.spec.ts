@@ -117,6 +117,16 @@ describe.each([
     expect(settlementOf(record)?.kind).toBe('withheld');
   });
 
+  it('withholds a call on a client that is not connected: the request could not leave', async () => {
+    let call: AdmittedToolCall | undefined;
+    const w = await runOnce(async (client, raw) => {
+      await raw.close();
+      call = await client.admitted.callTool({ name: 'echo', arguments: { text: 'never sent' } });
+    });
+    expect(call).toMatchObject({ outcome: 'refused', refusal: 'client_not_connected', action_instance_id: `${FIRST_INVOCATION}:tool=1` });
+    expect(settlementOf((await w.toolActions(FIRST_INVOCATION))[0])?.kind).toBe('withheld');
+  });
+
   it('settles a call whose result broke the output schema partial_success: the tool ran, the model gets an error', async () => {
     let call: AdmittedToolCall | undefined;
     let arrived = -1;
