@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { HarnessRuntime, type ParticipantRuntime } from '../runtime/participant-runtime';
 import type { AttachedPort } from '../runtime/runtime-manager';
 import { RemotePortServer } from '../runtime/remote/remote-port-server';
-import { outerResultOf } from '../mcp/gateway/gateway-runtime';
+import { outerResultOf } from './outer-result';
 
 /**
  * `run --harness command:<command line>`: for each invocation, an external process, in any language,

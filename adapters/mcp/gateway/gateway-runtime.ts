@@ -1,5 +1,6 @@
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
-import { HarnessRuntime, type OuterActionRequest, type ParticipantRuntime } from '../../runtime/participant-runtime';
+import { outerResultOf } from '../../harness/outer-result';
+import { HarnessRuntime, type ParticipantRuntime } from '../../runtime/participant-runtime';
 import type { AdmissionMeta } from '../admitted-client';
 import { runAgent, type AgentExit } from './agent-process';
 import type { GatewayConfig } from './gateway-config';
@@ -27,16 +28,6 @@ export interface GatewayRuntimeOptions {
   /** One line per tools/call: the tool's name and what the engine decided. */
   readonly onToolCall?: (invocationId: string, toolName: string, admission: AdmissionMeta) => void;
 }
-
-export const outerResultOf = (request: OuterActionRequest, succeeded: boolean) => ({
-  status: succeeded ? 'succeeded' : 'failed',
-  participant_address: request.participant_address,
-  episode_id: request.episode_id,
-  action_instance_id: request.action_instance_id,
-  action_contract_address: request.action_contract_address,
-  observation_point: request.observation_point,
-  ...(succeeded ? {} : { failure_class: 'backend_error' }),
-});
 
 export const startGatewayRuntime = async (options: GatewayRuntimeOptions): Promise<GatewayRuntime> => {
   const upstreams: Upstreams = await connectUpstreams(options.config.servers);

@@ -3,4 +3,4 @@ export { GATEWAY_ENTRY, MCP_CONFIG_ARG, MCP_CONFIG_ENV, mcpConfigurationFor, run
 export { GATEWAY_PATH, GatewayHttpServer, type GatewayAccess } from './gateway-http-server';
 export { createInvocationGateway, GATEWAY_SERVER_INFO, type InvocationGatewayContext } from './invocation-gateway';
 export { connectUpstreams, type ConnectedUpstream, type Upstreams } from './upstreams';
-export { outerResultOf, startGatewayRuntime, type GatewayRuntime, type GatewayRuntimeOptions } from './gateway-runtime';
+export { startGatewayRuntime, type GatewayRuntime, type GatewayRuntimeOptions } from './gateway-runtime';
