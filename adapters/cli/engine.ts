@@ -1,7 +1,7 @@
 import type { ManifestDocument } from '../../domain/manifest';
 import type { CompiledScenario } from '../../domain/scenario';
 import type { SchedulerState } from '../../domain/scheduler';
-import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RuntimeProgress } from '../runtime';
+import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RemotePortServer, type RuntimeProgress } from '../runtime';
 import { formatDiagnostics, loadEngineInputs } from './inputs';
 import { EXIT_INVALID, EXIT_USAGE } from './io';
 import { unreachableStore } from './store-reachable';
@@ -20,6 +20,8 @@ export interface ManagerInputs {
   readonly episodeId: string;
   readonly runtime: ParticipantRuntime;
   readonly onProgress?: (progress: RuntimeProgress) => void;
+  /** Grants each invocation's port on this server too (harnesses in other processes). */
+  readonly remotePorts?: RemotePortServer;
 }
 
 export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
@@ -33,6 +35,7 @@ export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
       episodeId: inputs.episodeId,
       clock: () => new Date(),
       ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),
+      ...(inputs.remotePorts === undefined ? {} : { remotePorts: inputs.remotePorts }),
     });
     return { ok: true, value: manager };
   } catch (error) {

@@ -1,4 +1,7 @@
-import { HarnessRuntime, type ParticipantRuntime } from '../runtime';
+import { HarnessRuntime, type ParticipantRuntime, type RemotePortServer } from '../runtime';
+import type { AffordanceBinding } from '../../domain/invocation/admission-context';
+import type { HarnessSpec } from './harness-spec';
+import { startPluginHarness } from './plugin-harnesses';
 import type { ToolCallOutcome } from '../../examples/harness/call-tool';
 import { scriptedHarness } from '../../examples/harness/scripted-harness';
 import { scriptedMcpAgent, type ToolCallSummary } from '../../examples/mcp/agent-harness';
@@ -18,6 +21,8 @@ export const HARNESS_KINDS: readonly HarnessKind[] = ['scripted', 'mcp'];
 
 export interface StartedHarness {
   readonly runtime: ParticipantRuntime;
+  /** The remote port server the manager grants each port on (the command harness). */
+  readonly remotePorts?: RemotePortServer;
   /** Stops the MCP server and the portal; nothing of the harness runs after it resolves. */
   close(): Promise<void>;
 }
@@ -27,6 +32,8 @@ export interface HarnessOptions {
   readonly onCall: (line: string) => void;
   /** Scripted harness: how long each tool call runs. */
   readonly toolDelayMs?: number;
+  /** The scenario's affordance bindings: the gateway lists only the tools afforded to the participant. */
+  readonly bindings?: readonly AffordanceBinding[];
 }
 
 /** DEMO_SCRIPT's attempt 3 probe is the server's fourth probe_login call; it outlives the 500 ms timeout. */
@@ -56,7 +63,9 @@ const describeMcp = (call: ToolCallSummary): string => {
   return `      harness: ${id} MCP tool ${call.tool}: ${outcome}`;
 };
 
-export const startHarness = async (kind: HarnessKind, options: HarnessOptions): Promise<StartedHarness> => {
+export const startHarness = async (spec: HarnessKind | HarnessSpec, options: HarnessOptions): Promise<StartedHarness> => {
+  const kind = typeof spec === 'string' ? spec : spec.kind;
+  if (typeof spec !== 'string' && spec.kind !== 'scripted' && spec.kind !== 'mcp') return startPluginHarness(spec, options);
   if (kind === 'scripted') {
     const harness = scriptedHarness({
       onToolCall: (outcome) => options.onCall(describeScripted(outcome)),

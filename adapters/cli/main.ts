@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { runCli } from './program';
 
 runCli(process.argv.slice(2), {

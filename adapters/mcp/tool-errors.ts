@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RefusalCode } from '../../domain/invocation';
+import type { NotSentReason } from './call-outcome';
 
 /**
  * The tool results the model receives when its call did not run, or ran with unknown effects. Each
@@ -7,7 +8,7 @@ import type { RefusalCode } from '../../domain/invocation';
  */
 
 /** The code a call refused before reaching the server carries; `tool_unmapped` is the wrapper's own. */
-export type ToolCallRefusalCode = RefusalCode | 'tool_unmapped' | 'call_aborted';
+export type ToolCallRefusalCode = RefusalCode | 'tool_unmapped' | 'call_aborted' | NotSentReason;
 
 export const refusedToolResult = (toolName: string, code: ToolCallRefusalCode): CallToolResult => ({
   isError: true,

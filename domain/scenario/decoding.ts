@@ -57,7 +57,7 @@ export const namedMap = <C extends t.Mixed>(codec: C, what: string) => t.record(
 export const nonEmptyArray = <C extends t.Mixed>(codec: C, name: string) =>
   t.refinement(t.array(codec), (xs) => xs.length > 0, name);
 
-interface PositiveIntBrand {
+export interface PositiveIntBrand {
   readonly PositiveInt: unique symbol;
 }
 export const PositiveInt = t.brand(
@@ -65,7 +65,7 @@ export const PositiveInt = t.brand(
   (n): n is t.Branded<number, PositiveIntBrand> => Number.isInteger(n) && n >= 1,
   'PositiveInt',
 );
-interface NonNegativeIntBrand {
+export interface NonNegativeIntBrand {
   readonly NonNegativeInt: unique symbol;
 }
 export const NonNegativeInt = t.brand(

@@ -22,7 +22,9 @@ export interface PortalMcpConnectionOptions {
 const CLIENT_INFO = { name: 'portal-probe-harness', version: '1.0.0' };
 
 const REPOSITORY_ROOT = join(__dirname, '..', '..');
-export const STDIO_SERVER_SCRIPT = join(__dirname, 'serve-stdio.ts');
+/** The server script beside this module: TypeScript run through tsx in the repository, JavaScript once built. */
+const BUILT = __filename.endsWith('.js');
+export const STDIO_SERVER_SCRIPT = join(__dirname, BUILT ? 'serve-stdio.js' : 'serve-stdio.ts');
 
 const probeCallsThrough = (client: Client) => async (): Promise<number> =>
   probeCallsOf(await client.callTool({ name: 'call_count' }));
@@ -54,7 +56,7 @@ export interface StdioConnection extends PortalMcpConnection {
 
 /** Spawns `serve-stdio.ts` with tsx and connects to it; the server's stderr is captured, not inherited. */
 export const connectStdio = async (options: PortalMcpConnectionOptions): Promise<StdioConnection> => {
-  const args = ['--import', 'tsx', STDIO_SERVER_SCRIPT, '--portal-url', options.portalUrl];
+  const args = [...(BUILT ? [] : ['--import', 'tsx']), STDIO_SERVER_SCRIPT, '--portal-url', options.portalUrl];
   if (options.slowCall !== undefined) args.push('--slow-call', String(options.slowCall.call), '--slow-ms', String(options.slowCall.delayMs));
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: REPOSITORY_ROOT, stderr: 'pipe' });
   let stderr = '';

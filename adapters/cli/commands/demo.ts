@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { formatAudit } from './audit';
 import { executeRun, formatRunSummary } from './run';
+import { demoGatewayConfig } from '../../../examples/gateway/demo-config';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 export const DEMO_SCENARIO = join(EXAMPLES, 'portal-probe.scenario.yaml');
@@ -11,15 +12,17 @@ export const DEMO_MANIFEST = join(EXAMPLES, 'portal-probe.manifest.json');
 
 const INTRO = `raes-tools demo: the bundled portal-probe example, end to end.
 
-A scripted agent (participant.behavior.participant-agent) probes a customer portal running on
-127.0.0.1. The policy lets it act at ticks 0, 2 and 4 of a shared logical clock: each time, one
-invocation of the agent. Inside an invocation every MCP tool call goes to a real MCP server (a child
-process on stdio) only after the engine has admitted it as a tool action of its own and recorded its
-dispatch; its outcome is recorded too. Tool arguments and results are never stored.
+An agent (participant.behavior.participant-agent) probes a customer portal running on 127.0.0.1.
+The policy lets it act at ticks 0, 2 and 4 of a shared logical clock: each time, the engine starts
+the agent (examples/gateway/agent.mjs, a plain MCP client in its own process) with an MCP
+configuration pointing at the engine's MCP gateway for that invocation. Every tool call goes on to
+the real MCP server (a child process on stdio) only after the engine has admitted it as a tool
+action of its own and recorded its dispatch; its outcome is recorded too. Tool arguments and results
+are never stored.
 
   attempt 1: a login probe that succeeds, then a tool nobody mapped (refused before it runs)
   attempt 2: a probe with a wrong password (the tool ran: failed), then a good one
-  attempt 3: a probe that outlives its 500 ms timeout: its effects are unknown, so the action
+  attempt 3: a probe that outlives its 1 s timeout: its effects are unknown, so the action
              settles indeterminate and the participant's scheduler stops until an operator acts
 `;
 
@@ -51,7 +54,15 @@ export const runDemo = async (options: { readonly dataDir?: string }, io: CliIo)
   }
   io.stdout(`${INTRO}\nRunning on a fresh SQLite store in ${dataDir} (emptied at each demo run).\n\n`);
   const run = await executeRun(
-    { scenarioPath: DEMO_SCENARIO, manifestPath: DEMO_MANIFEST, harness: 'mcp', json: false, store: 'sqlite', dataDir, audit: true },
+    {
+      scenarioPath: DEMO_SCENARIO,
+      manifestPath: DEMO_MANIFEST,
+      harness: { kind: 'gateway', configPath: 'examples/gateway', config: demoGatewayConfig() },
+      json: false,
+      store: 'sqlite',
+      dataDir,
+      audit: true,
+    },
     (line) => io.stdout(`${line}\n`),
   );
   if (!run.ok) {
@@ -77,7 +88,7 @@ export const runDemo = async (options: { readonly dataDir?: string }, io: CliIo)
 export const registerDemo = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
   program
     .command('demo')
-    .description('run the bundled example end to end (MCP server on stdio, customer portal on 127.0.0.1, scripted agent) and print the audit')
+    .description('run the bundled example end to end (an MCP agent process through the MCP gateway, MCP server on stdio, customer portal on 127.0.0.1) and print the audit')
     .option('--data-dir <dir>', 'the demo uses <dir>/demo, emptied first (default esdata)')
     .addHelpText('after', '\nThis is what `npm start` runs. Exit codes: 0 everything was stored and the audit is sound, 1 findings or a failure (a storage failure too), 2 usage error.')
     .action(async (opts: { dataDir?: string }) => {

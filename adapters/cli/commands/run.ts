@@ -6,7 +6,9 @@ import { formatAudit } from './audit';
 import type { RuntimeProgress } from '../../runtime';
 import { buildManager, fail, scheduledPairs, summarizeScheduler, type Built, type SchedulerSummary } from '../engine';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, toolTail } from '../format';
-import { HARNESS_KINDS, startHarness, type HarnessKind } from '../harness';
+import { startHarness, type HarnessKind } from '../harness';
+import { harnessLabel, parseHarnessSpec, type HarnessSpec } from '../harness-spec';
+import { HarnessStartFailed } from '../plugin-harnesses';
 import { formatDiagnostics, loadEngineInputs } from '../inputs';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { describeProgress } from '../progress';
@@ -18,7 +20,7 @@ export interface RunOptions extends StoreFlags {
   readonly manifestPath: string;
   readonly ticks?: number;
   readonly episode?: string;
-  readonly harness: HarnessKind;
+  readonly harness: HarnessKind | HarnessSpec;
   readonly toolDelayMs?: number;
   readonly json: boolean;
   /** Audit the store before closing it (the memory store is gone afterwards). */
@@ -37,7 +39,7 @@ export interface RunSummary {
   readonly data_dir: string;
   readonly store: string;
   readonly episode_id: string;
-  readonly harness: HarnessKind;
+  readonly harness: string;
   readonly ticks: { readonly from: number; readonly to: number };
   readonly invocations: readonly InvocationRun[];
   readonly schedulers: readonly SchedulerSummary[];
@@ -162,10 +164,17 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
     }
 
     const recorder = new RunRecorder();
-    const harness = await startHarness(options.harness, {
-      onCall: progress,
-      ...(options.toolDelayMs === undefined ? {} : { toolDelayMs: options.toolDelayMs }),
-    });
+    let harness: Awaited<ReturnType<typeof startHarness>>;
+    try {
+      harness = await startHarness(options.harness, {
+        onCall: progress,
+        bindings: inputs.compiled.affordanceBindings,
+        ...(options.toolDelayMs === undefined ? {} : { toolDelayMs: options.toolDelayMs }),
+      });
+    } catch (error) {
+      if (error instanceof HarnessStartFailed) return fail(error.exit, error.message);
+      throw error;
+    }
     try {
       const built = buildManager({
         workspace,
@@ -173,6 +182,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         manifest: inputs.manifest,
         episodeId,
         runtime: harness.runtime,
+        ...(harness.remotePorts === undefined ? {} : { remotePorts: harness.remotePorts }),
         onProgress: (event) => {
           recorder.record(event);
           progress(describeProgress(event));
@@ -210,7 +220,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
             data_dir: workspace.dataDir,
             store: workspace.kind,
             episode_id: episodeId,
-            harness: options.harness,
+            harness: typeof options.harness === 'string' ? options.harness : harnessLabel(options.harness),
             ticks: { from: from + 1, to: manager.tick },
             invocations: recorder.invocations,
             schedulers: pairs.map((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress))),
@@ -281,12 +291,19 @@ const nonNegativeInteger = (name: string) => (value: string): number => {
 export const registerRun = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
   const command = program
     .command('run')
-    .description('run a scenario on the shared logical clock through a bundled harness, with a progress display, and print a summary')
+    .description('run a scenario on the shared logical clock through a harness (bundled, or your agent, module or command), with a progress display, and print a summary')
     .argument('<scenario>', 'scenario file (YAML)')
     .requiredOption('-m, --manifest <manifest>', 'backend manifest file (JSON)')
     .option('--ticks <n>', 'ticks to advance (default: until every scheduler has stopped or used its attempts)', positiveInteger('--ticks'))
     .option('--episode <id>', 'episode id (default: the one already in the data dir, else a fresh one)')
-    .addOption(new Option('--harness <kind>', 'scripted (examples/harness) or mcp (examples/mcp: MCP server on stdio + portal on 127.0.0.1)').choices(HARNESS_KINDS).default('scripted'))
+    .addOption(
+      new Option(
+        '--harness <kind>',
+        'scripted (examples/harness), mcp (examples/mcp), gateway:<config.json> (your agent command and MCP servers, through the engine\'s MCP gateway), module:<file> (your participant runtime module) or command:<command line> (your process per invocation, on the remote port)',
+      )
+        .argParser(parseHarnessSpec)
+        .default({ kind: 'scripted' } as HarnessSpec, 'scripted'),
+    )
     .option('--tool-delay-ms <ms>', 'scripted harness: how long each tool call runs', nonNegativeInteger('--tool-delay-ms'))
     .option('--json', 'print the summary as JSON');
   storeOptions(command)
@@ -294,7 +311,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
       'after',
       '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
     )
-    .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessKind; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
+    .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessSpec; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
       const result = await executeRun(
         {
           scenarioPath,

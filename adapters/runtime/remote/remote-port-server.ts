@@ -46,16 +46,21 @@ const readBody = (request: IncomingMessage): Promise<unknown> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     request.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        // The rest is read and dropped, so the 413 answer reaches a caller still sending.
+        tooLarge = true;
+        chunks.length = 0;
         reject(new HttpRefusal(413, 'body_too_large', `a request body may hold at most ${MAX_BODY_BYTES} bytes`));
-        request.destroy();
         return;
       }
       chunks.push(chunk);
     });
     request.on('end', () => {
+      if (tooLarge) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return resolve({});
       try {

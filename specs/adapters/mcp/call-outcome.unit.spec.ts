@@ -46,3 +46,33 @@ describe('settlementOfError', () => {
     expect(settlementOfError(new Error('write EPIPE'), false)).toEqual({ kind: 'unknown', reason: 'transport_error' });
   });
 });
+
+describe('settlementOfError, with what the caller knows of the call', () => {
+  it('completes partial_success when the client rejected a result that had arrived: the tool ran', () => {
+    const rejected = new McpError(ErrorCode.InvalidParams, "Structured content does not match the tool's output schema");
+    expect(settlementOfError(rejected, { aborted: false, answered: true })).toEqual({
+      kind: 'completed',
+      status: 'partial_success',
+      diagnostic: 'tool_output_rejected',
+    });
+  });
+
+  it('says not sent when the client refused before sending and nothing arrived', () => {
+    const guard = new McpError(ErrorCode.InvalidRequest, 'Tool "t" requires task-based execution');
+    expect(settlementOfError(guard, { aborted: false, refusedBeforeSending: 'tool_requires_task' })).toEqual({
+      kind: 'not_sent',
+      reason: 'tool_requires_task',
+    });
+  });
+
+  it('still reads a JSON-RPC error with no result and no guard as the server failing the call', () => {
+    expect(settlementOfError(new McpError(ErrorCode.InvalidRequest, 'x'), { aborted: false, answered: false })).toEqual({
+      kind: 'completed',
+      status: 'failed',
+    });
+  });
+
+  it('puts an abort before everything else', () => {
+    expect(settlementOfError(new McpError(ErrorCode.InvalidParams, 'x'), { aborted: true, answered: true })).toEqual({ kind: 'unknown', reason: 'aborted' });
+  });
+});

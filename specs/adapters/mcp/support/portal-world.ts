@@ -4,6 +4,7 @@ import {
   HarnessRuntime,
   invocationAggregate,
   RuntimeManager,
+  type InvocationToolActionPort,
   type RuntimeProgress,
 } from '../../../../adapters/runtime';
 import type { ToolActionRecord } from '../../../../domain/invocation';
@@ -43,7 +44,7 @@ export interface PortalWorldOptions {
   readonly slowCall?: SlowCall;
   readonly portal?: PortalServiceOptions;
   /** Runs in each invocation with its wrapped client, before the script. */
-  readonly beforeScript?: (tools: AdmittedToolClient) => Promise<void>;
+  readonly beforeScript?: (tools: AdmittedToolClient, port: InvocationToolActionPort) => Promise<void>;
   /** The calls of each invocation, by attempt number (1, 2, ...). */
   readonly script: (attempt: number) => readonly TestCall[];
 }
@@ -76,7 +77,7 @@ export const openPortalWorld = async (options: PortalWorldOptions): Promise<Port
     const made: AdmittedToolCall[] = [];
     if (port !== undefined) {
       const tools = new AdmittedToolClient(connection.client, port, options.mapping ?? example.mapping);
-      await options.beforeScript?.(tools);
+      await options.beforeScript?.(tools, port);
       for (const step of options.script(snapshot.attempt)) {
         const controller = new AbortController();
         const timer = step.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), step.abortAfterMs);
