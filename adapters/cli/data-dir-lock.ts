@@ -1,15 +1,27 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * One writer command per data directory: `run` and the operator commands (which run recovery) would
- * otherwise close each other's live invocations. The lock file names its holder's pid; a lock whose
- * process is gone (a run killed with SIGKILL) is taken over.
+ * otherwise close each other's live invocations.
+ *
+ * The lock file is never seen incomplete: its content (pid, command, a unique token) is written to a
+ * private file first, then hard-linked into place, which fails if a lock exists. A lock whose process
+ * is gone (a run killed with SIGKILL) is taken over, but only by the holder of a second lock, the
+ * takeover guard, created the same way: so two commands can never both judge one lock stale, remove it,
+ * and each take its place. A lock or guard that cannot be read is reported, never taken.
  */
 
 export type Locked = { readonly ok: true; release(): void } | { readonly ok: false; readonly message: string };
 
 const LOCK_FILE = 'writer.lock';
+const GUARD_FILE = 'writer.lock.takeover';
+/** How long a command waits for another's takeover, which holds the guard for a few file operations. */
+const GUARD_WAIT_MS = 2_000;
+
+type Holder = { readonly pid: number; readonly command: string; readonly token: string };
+type Read = { readonly kind: 'absent' } | { readonly kind: 'unreadable' } | ({ readonly kind: 'held' } & Holder);
 
 const alive = (pid: number): boolean => {
   try {
@@ -20,51 +32,123 @@ const alive = (pid: number): boolean => {
   }
 };
 
-const holderOf = (path: string): { pid: number; command: string } | undefined => {
+const readHolder = (path: string): Read => {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; command?: unknown };
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, command: typeof parsed.command === 'string' ? parsed.command : 'raes-tools' } : undefined;
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'absent' } : { kind: 'unreadable' };
+  }
+  try {
+    const parsed = JSON.parse(text) as { pid?: unknown; command?: unknown; token?: unknown };
+    if (typeof parsed.pid !== 'number' || !Number.isSafeInteger(parsed.pid) || parsed.pid <= 0) return { kind: 'unreadable' };
+    return {
+      kind: 'held',
+      pid: parsed.pid,
+      command: typeof parsed.command === 'string' ? parsed.command : 'raes-tools',
+      token: typeof parsed.token === 'string' ? parsed.token : '',
+    };
   } catch {
-    return undefined;
+    return { kind: 'unreadable' };
+  }
+};
+
+/** Creates `path` with `content` atomically: complete, or not at all when it exists. */
+const createExclusive = (path: string, content: string): 'created' | 'exists' => {
+  const draft = `${path}.${process.pid}.${randomUUID()}`;
+  writeFileSync(draft, content, { flag: 'wx' });
+  try {
+    linkSync(draft, path);
+    return 'created';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+    throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+};
+
+const removeIfOwn = (path: string, token: string): void => {
+  const read = readHolder(path);
+  if (read.kind === 'held' && read.token === token) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone.
+    }
+  }
+};
+
+const sleep = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+
+const unreadable = (path: string, dataDir: string): Locked => ({
+  ok: false,
+  message: `the lock file ${path} is empty or unreadable, so whether a command holds ${dataDir} is unknown; if no raes-tools command is running on it, delete that file and try again`,
+});
+
+const inUse = (dataDir: string, holder: Holder): Locked => ({
+  ok: false,
+  message: `${dataDir} is in use by \`${holder.command}\` (pid ${holder.pid}); wait for it to finish, or use another --data-dir`,
+});
+
+/**
+ * Removes the stale lock of `stale` while holding the takeover guard. Only guard holders remove a lock
+ * they do not own, and a dead holder never releases its own, so the lock read under the guard cannot
+ * change before it is removed.
+ */
+const takeOver = (dataDir: string, stale: Holder, guardContent: string, guardToken: string): Locked | 'removed' => {
+  const lockPath = join(dataDir, LOCK_FILE);
+  const guardPath = join(dataDir, GUARD_FILE);
+  const deadline = Date.now() + GUARD_WAIT_MS;
+  for (;;) {
+    if (createExclusive(guardPath, guardContent) === 'created') break;
+    const guard = readHolder(guardPath);
+    if (guard.kind === 'absent') continue;
+    if (guard.kind === 'unreadable') return unreadable(guardPath, dataDir);
+    if (!alive(guard.pid)) {
+      return {
+        ok: false,
+        message: `a takeover of ${dataDir}'s lock by pid ${guard.pid} was interrupted; if no raes-tools command is running on it, delete ${guardPath} and try again`,
+      };
+    }
+    if (Date.now() > deadline) return { ok: false, message: `${dataDir} is being locked by another command; try again` };
+    sleep(5);
+  }
+  try {
+    const current = readHolder(lockPath);
+    if (current.kind === 'held' && current.token === stale.token && current.pid === stale.pid) unlinkSync(lockPath);
+    return 'removed';
+  } finally {
+    removeIfOwn(guardPath, guardToken);
   }
 };
 
 export const lockDataDir = (dataDir: string, command: string): Locked => {
   const path = join(dataDir, LOCK_FILE);
-  const content = `${JSON.stringify({ pid: process.pid, command, started_at: new Date().toISOString() })}\n`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const token = randomUUID();
+  const content = `${JSON.stringify({ pid: process.pid, command, token, started_at: new Date().toISOString() })}\n`;
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(path, content, { flag: 'wx' });
-      const release = (): void => {
-        process.removeListener('exit', release);
-        if (holderOf(path)?.pid === process.pid) {
-          try {
-            unlinkSync(path);
-          } catch {
-            // Already gone.
-          }
-        }
-      };
-      process.on('exit', release);
-      return { ok: true, release };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        return { ok: false, message: `cannot lock the data directory "${dataDir}": ${(error as Error).message}` };
-      }
-      const holder = holderOf(path);
-      if (holder !== undefined && holder.pid !== process.pid && alive(holder.pid)) {
-        return {
-          ok: false,
-          message: `${dataDir} is in use by \`${holder.command}\` (pid ${holder.pid}); wait for it to finish, or use another --data-dir`,
+      if (createExclusive(path, content) === 'created') {
+        const release = (): void => {
+          process.removeListener('exit', release);
+          removeIfOwn(path, token);
         };
+        process.on('exit', release);
+        return { ok: true, release };
       }
-      // Left by a process that is gone: take it over.
-      try {
-        unlinkSync(path);
-      } catch {
-        // Another command took it over first; the next attempt says so.
-      }
+    } catch (error) {
+      return { ok: false, message: `cannot lock the data directory "${dataDir}": ${(error as Error).message}` };
     }
+    const holder = readHolder(path);
+    if (holder.kind === 'absent') continue;
+    if (holder.kind === 'unreadable') return unreadable(path, dataDir);
+    if (holder.pid === process.pid || alive(holder.pid)) return inUse(dataDir, holder);
+    const guardContent = `${JSON.stringify({ pid: process.pid, command, token })}\n`;
+    const taken = takeOver(dataDir, holder, guardContent, token);
+    if (taken !== 'removed') return taken;
   }
   return { ok: false, message: `${dataDir} is being locked by another command; try again` };
 };

@@ -45,3 +45,70 @@ describe('the data directory writer lock', () => {
     if (locked.ok) locked.release();
   });
 });
+
+/** Starts `count` processes that each try the lock at one instant, hold it a moment, and report. */
+const raceForLock = async (dataDir: string, count: number): Promise<Array<{ ok: boolean; heldFrom: number; heldTo: number }>> => {
+  const lockModule = join(__dirname, '..', '..', '..', 'adapters', 'cli', 'data-dir-lock.ts');
+  const startAt = Date.now() + 1_500;
+  const script = `
+    const { lockDataDir } = require(${JSON.stringify(lockModule)});
+    while (Date.now() < ${startAt}) {}
+    const locked = lockDataDir(${JSON.stringify(dataDir)}, 'raes-tools run');
+    const heldFrom = Date.now();
+    if (locked.ok) { const until = Date.now() + 150; while (Date.now() < until) {} }
+    const heldTo = Date.now();
+    process.stdout.write(JSON.stringify({ ok: locked.ok, heldFrom, heldTo }));
+    if (locked.ok) locked.release();
+  `;
+  const { spawn } = await import('node:child_process');
+  const runs = Array.from({ length: count }, () =>
+    new Promise<{ ok: boolean; heldFrom: number; heldTo: number }>((resolveRun, rejectRun) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('error', rejectRun);
+      child.on('exit', () => {
+        try {
+          resolveRun(JSON.parse(out));
+        } catch (error) {
+          rejectRun(new Error(`a racer printed ${JSON.stringify(out)}`));
+        }
+      });
+    }),
+  );
+  return Promise.all(runs);
+};
+
+describe('the writer lock under racing processes', () => {
+  it('is held by at most one of many processes started at one instant, over a stale lock too', async () => {
+    for (const stale of [false, true, false, true]) {
+      const dataDir = dir();
+      if (stale) writeFileSync(join(dataDir, 'writer.lock'), JSON.stringify({ pid: deadPid(), command: 'raes-tools run', token: 'gone' }));
+      const results = await raceForLock(dataDir, 8);
+      const holders = results.filter((result) => result.ok);
+      expect(holders.length).toBeGreaterThanOrEqual(1);
+      // Whoever held it, no two held it at overlapping times.
+      const spans = holders.map((holder) => [holder.heldFrom, holder.heldTo] as const).sort((a, b) => a[0] - b[0]);
+      spans.slice(1).forEach((span, index) => expect(span[0]).toBeGreaterThanOrEqual(spans[index]![1]));
+      expect(existsSync(join(dataDir, 'writer.lock'))).toBe(false);
+    }
+  }, 60_000);
+
+  it('reports an empty lock file instead of taking it', () => {
+    const dataDir = dir();
+    writeFileSync(join(dataDir, 'writer.lock'), '');
+    const locked = lockDataDir(dataDir, 'raes-tools recover');
+    expect(locked.ok).toBe(false);
+    if (!locked.ok) expect(locked.message).toMatch(/empty or unreadable.*delete that file/);
+    expect(readFileSync(join(dataDir, 'writer.lock'), 'utf8')).toBe('');
+  });
+
+  it('reports an interrupted takeover instead of guessing', () => {
+    const dataDir = dir();
+    writeFileSync(join(dataDir, 'writer.lock'), JSON.stringify({ pid: deadPid(), command: 'raes-tools run', token: 't' }));
+    writeFileSync(join(dataDir, 'writer.lock.takeover'), JSON.stringify({ pid: deadPid(), command: 'raes-tools run', token: 'u' }));
+    const locked = lockDataDir(dataDir, 'raes-tools recover');
+    expect(locked.ok).toBe(false);
+    if (!locked.ok) expect(locked.message).toMatch(/takeover .* was interrupted/);
+  });
+});
