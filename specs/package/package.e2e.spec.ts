@@ -86,7 +86,7 @@ describe('the package, packed and installed into an empty project', () => {
   });
 
   it('runs a TypeScript harness module with the installed CLI, no tsx setup of its own', () => {
-    const typed = readFileSync(join(ROOT, 'specs', 'adapters', 'harness', 'support', 'typed-runtime.ts'), 'utf8').replace("'../../../../index'", "'raes-tool-actions'");
+    const typed = readFileSync(join(ROOT, 'specs', 'adapters', 'harness', 'support', 'typed-runtime.ts'), 'utf8').replace(/'(\.\.\/)+index'/, "'raes-tool-actions'");
     writeFileSync(join(project, 'typed-runtime.ts'), typed);
     const examples = join(project, 'node_modules', 'raes-tool-actions', 'dist', 'examples');
     const ran = run(project, 'npx', ['--no-install', 'raes-tools', 'run', join(examples, 'portal-probe.scenario.yaml'), '-m', join(examples, 'portal-probe.manifest.json'), '--harness', 'module:typed-runtime.ts', '--store', 'memory', '--ticks', '1', '--json']);

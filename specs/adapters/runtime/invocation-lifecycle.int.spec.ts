@@ -184,7 +184,7 @@ describe('the claim', () => {
 
 describe('operations', () => {
   const schema = JSON.parse(
-    readFileSync(resolve(__dirname, '../../../../shared/raes/schemas/operation-status-v1.json'), 'utf8'),
+    readFileSync(resolve(__dirname, '../../../schemas/raes/schemas/operation-status-v1.json'), 'utf8'),
   ) as Record<string, unknown>;
   const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
   const baseFields = (status: OperationStatus) => {

@@ -20,7 +20,7 @@ import {
  */
 const repoRoot = path.resolve(__dirname, '../../..');
 const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(file, 'utf8'));
-const baseSchema = readJson(path.resolve(repoRoot, '../shared/raes/schemas/participant-behavior-history-event-stream-v1.json'));
+const baseSchema = readJson(path.resolve(repoRoot, 'schemas/raes/schemas/participant-behavior-history-event-stream-v1.json'));
 const extensionSchema = readJson(path.resolve(repoRoot, 'schemas/invocation-behavior-history-event-stream-v1.json'));
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });

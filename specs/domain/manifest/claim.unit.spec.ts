@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { isLeft, isRight } from 'fp-ts/Either';
 import { checkManifest, loadManifestDocument, registerRuntime } from '../../../domain/manifest';
@@ -112,7 +113,7 @@ describe('the example manifest', () => {
   });
 
   it('offers execution bindings valid against participant-execution-binding-v1', () => {
-    const schema = JSON.parse(readFileSync('/work/shared/raes/schemas/participant-execution-binding-v1.json', 'utf8'));
+    const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'schemas', 'raes', 'schemas', 'participant-execution-binding-v1.json'), 'utf8'));
     const validate = new Ajv2020({ strict: false }).compile(schema);
     const offers: Yaml[] = runtime(portalProbeManifest()).execution_bindings;
     expect(offers.length).toBeGreaterThan(0);
@@ -122,7 +123,7 @@ describe('the example manifest', () => {
   it('rejects what the binding schema rejects: an offer without evidence refs', () => {
     const doc = portalProbeManifest();
     runtime(doc).execution_bindings[0].evidence_refs = [];
-    const schema = JSON.parse(readFileSync('/work/shared/raes/schemas/participant-execution-binding-v1.json', 'utf8'));
+    const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'schemas', 'raes', 'schemas', 'participant-execution-binding-v1.json'), 'utf8'));
     expect(new Ajv2020({ strict: false }).validate(schema, runtime(doc).execution_bindings[0])).toBe(false);
     expect(decodeDiagnostics(doc).map((d) => d.address)).toEqual(['participant_runtime.execution_bindings.0.evidence_refs']);
   });

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 /** RAES's published schemas and the project's extensions, compiled once. */
 const repoRoot = path.resolve(__dirname, '../../..');
 const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(file, 'utf8'));
-const raes = (name: string) => readJson(path.resolve(repoRoot, '../shared/raes/schemas', name));
+const raes = (name: string) => readJson(path.resolve(repoRoot, 'schemas/raes/schemas', name));
 const project = (name: string) => readJson(path.resolve(repoRoot, 'schemas', name));
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
