@@ -162,7 +162,7 @@ export class RemotePortServer {
     if (match === null || !isVerb(match[2] ?? '')) {
       throw new HttpRefusal(404, 'not_found', 'expected /invocations/<invocation action instance id>/<verb>');
     }
-    const invocationId = decodeURIComponent(match[1] ?? '');
+    const invocationId = decodedSegment(match[1] ?? '');
     const header = request.headers.authorization;
     const secret = header !== undefined && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
     if (secret === '') throw new HttpRefusal(401, 'secret_missing', 'send the invocation secret as "Authorization: Bearer <secret>"');
@@ -180,6 +180,15 @@ export class RemotePortServer {
     throw new HttpRefusal(401, 'secret_invalid', 'the secret is wrong, or the invocation has closed');
   }
 }
+
+/** A path segment's percent-decoding; a malformed one is the caller's error, never the server's. */
+const decodedSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpRefusal(400, 'path_invalid', 'the invocation id in the path is not valid percent-encoding');
+  }
+};
 
 type Authorised =
   | { readonly kind: 'open'; readonly port: InvocationToolActionPort; readonly verb: RemoteVerb }

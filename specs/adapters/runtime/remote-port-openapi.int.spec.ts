@@ -75,12 +75,13 @@ describe('the remote port against its OpenAPI document', () => {
   const exercised: Exercised[] = [];
   let values: InvocationPortValues | undefined;
 
-  const call = async (access: RemoteAccess, verb: string, init: { method: string; body?: string; authorization?: string | null; invocation?: string }): Promise<{ status: number; body: any }> => {
+  const call = async (access: RemoteAccess, verb: string, init: { method: string; body?: string; authorization?: string | null; invocation?: string; rawInvocation?: string }): Promise<{ status: number; body: any }> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     const authorization = init.authorization === undefined ? `Bearer ${access.secret}` : init.authorization;
     if (authorization !== null) headers.authorization = authorization;
     const invocation = init.invocation ?? access.invocation_action_instance_id;
-    const response = await fetch(`${access.url}/invocations/${encodeURIComponent(invocation)}/${verb}`, {
+    const segment = init.rawInvocation ?? encodeURIComponent(invocation);
+    const response = await fetch(`${access.url}/invocations/${segment}/${verb}`, {
       method: init.method,
       headers,
       ...(init.body === undefined ? {} : { body: init.body }),
@@ -118,6 +119,7 @@ describe('the remote port against its OpenAPI document', () => {
     await call(mine, 'values', { method: 'GET', authorization: 'Bearer wrong' });
     await call(mine, 'values', { method: 'GET', authorization: `Bearer ${other.secret}` });
     await call(mine, 'values', { method: 'POST', body: '{}' });
+    await call(mine, 'values', { method: 'GET', rawInvocation: '%E0%A4%A' }); // malformed percent-encoding: 400
     for (const verb of POST_VERBS) {
       await call(mine, verb, { method: 'POST', body: '{}', authorization: null });
       await call(mine, verb, { method: 'POST', body: '{}', authorization: `Bearer ${other.secret}` });
