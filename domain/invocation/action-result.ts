@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { BoundedText, BoundedTexts, boundedList } from './bounded-text';
 
 /**
  * RAES ParticipantActionResultModel (raes/schemas/participant-behavior-history-event-stream-v1.json),
@@ -66,8 +67,8 @@ export const EffectClassCodec = t.keyof({
 
 export const ActionEffectResultCodec = t.exact(
   t.intersection([
-    t.type({ effect_id: NonEmptyString, effect_class: EffectClassCodec, description: NonEmptyString }),
-    t.partial({ diagnostics: NonEmptyStrings, evidence_refs: NonEmptyStrings, target_refs: NonEmptyStrings }),
+    t.type({ effect_id: NonEmptyString, effect_class: EffectClassCodec, description: BoundedText }),
+    t.partial({ diagnostics: BoundedTexts, evidence_refs: BoundedTexts, target_refs: BoundedTexts }),
   ]),
 );
 export type ActionEffectResult = t.TypeOf<typeof ActionEffectResultCodec>;
@@ -83,11 +84,11 @@ export const ActionResultCodec = t.exact(
       observation_point: NonEmptyString,
     }),
     t.partial({
-      diagnostics: NonEmptyStrings,
-      effects: t.readonlyArray(ActionEffectResultCodec),
-      evidence_refs: NonEmptyStrings,
+      diagnostics: BoundedTexts,
+      effects: boundedList(ActionEffectResultCodec),
+      evidence_refs: BoundedTexts,
       failure_class: t.union([FailureClassCodec, t.null]),
-      observations: NonEmptyStrings,
+      observations: BoundedTexts,
     }),
   ]),
 );

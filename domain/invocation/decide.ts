@@ -32,7 +32,8 @@ import type {
   ReportToolActionUnknown,
   ResolveIndeterminateToolAction,
 } from './commands';
-import { describeValidationError } from './decode-errors';
+import { boundedReason } from './bounded-text';
+import { describeValidationErrorWithoutValue } from './decode-errors';
 import type { InvocationClosed, InvocationEvent, ToolActionAdmitted } from './events';
 import { leftoverSettlements } from './interrupted';
 import type { Refusal } from './refusal-codes';
@@ -197,7 +198,7 @@ const reportToolActionUnknown = (command: ReportToolActionUnknown, current: Invo
     invocation_action_instance_id: state.portValues.invocation_action_instance_id,
     action_instance_id: record.actionInstanceId,
     settlement: 'indeterminate',
-    reason: command.reason,
+    reason: boundedReason(command.reason),
   });
 };
 
@@ -225,18 +226,19 @@ const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean
 /** Why the outer result cannot stand for this invocation, or undefined when it can. */
 const outerResultDefect = (state: OpenedInvocation, result: ActionResult): string | undefined => {
   const port = state.portValues;
+  // The expected values are the port's own; what the harness sent is named by field only, never echoed.
   if (result.action_instance_id !== port.invocation_action_instance_id) {
-    return `action_instance_id ${result.action_instance_id} is not ${port.invocation_action_instance_id}`;
+    return `action_instance_id is not this invocation's ${port.invocation_action_instance_id}`;
   }
   if (result.participant_address !== port.participant_address) {
-    return `participant_address ${result.participant_address} is not ${port.participant_address}`;
+    return `participant_address is not this invocation's ${port.participant_address}`;
   }
-  if (result.episode_id !== port.episode_id) return `episode_id ${result.episode_id} is not ${port.episode_id}`;
+  if (result.episode_id !== port.episode_id) return `episode_id is not this invocation's ${port.episode_id}`;
   if (result.action_contract_address !== state.outerAction.action_contract_address) {
-    return `action_contract_address ${result.action_contract_address} is not ${state.outerAction.action_contract_address}`;
+    return `action_contract_address is not this invocation's ${state.outerAction.action_contract_address}`;
   }
   if (result.observation_point !== port.observation_point) {
-    return `observation_point ${result.observation_point} is not ${port.observation_point}`;
+    return `observation_point is not this invocation's ${port.observation_point}`;
   }
   return undefined;
 };
@@ -265,7 +267,7 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
       reason = defect;
     } else {
       const first = decoded.left[0];
-      reason = `not a ParticipantActionResultModel: ${first === undefined ? 'no detail' : describeValidationError(first)}`;
+      reason = `not a ParticipantActionResultModel: ${first === undefined ? 'no detail' : describeValidationErrorWithoutValue(first)}`;
     }
   }
   return {
@@ -274,7 +276,7 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
     invocation_action_instance_id: invocationId,
     recovered: false,
     outcome: 'invalid_result',
-    reason: reason ?? 'invalid result',
+    reason: boundedReason(reason ?? 'invalid result'),
   };
 };
 

@@ -30,5 +30,20 @@ export const describeValidationError = (error: t.ValidationError): string => {
   return `expected ${expected} at ${pathOf(error.context)}, got ${describeValue(error.value)}`;
 };
 
+const kindOf = (value: unknown): string => {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return `a ${typeof value}`;
+};
+
+/** As describeValidationError, naming only the kind of the value found: for text that is stored. */
+export const describeValidationErrorWithoutValue = (error: t.ValidationError): string => {
+  const last = error.context[error.context.length - 1];
+  const expected = last === undefined ? 'a value' : last.type.name;
+  return `expected ${expected} at ${pathOf(error.context)}, got ${kindOf(error.value)}`;
+};
+
 export const describeValidationErrors = (errors: t.Errors): string =>
   errors.map(describeValidationError).join('; ');
