@@ -1,15 +1,55 @@
 import { Command } from 'commander';
 import { isLeft } from 'fp-ts/Either';
 import { checkManifest, loadManifestDocument } from '../../../domain/manifest';
-import { Diagnostic, hasErrors, loadScenario } from '../../../domain/scenario';
+import { Diagnostic, hasErrors, loadScenario, type CompiledScenario } from '../../../domain/scenario';
 import { readText } from '../../files/read-text';
+import { table } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 
 export interface ValidateOptions {
   readonly scenarioPath: string;
   readonly manifestPath: string | undefined;
   readonly json: boolean;
+  /** Also print what the scenario affords: one row per compiled affordance binding. */
+  readonly bindings?: boolean;
 }
+
+/** One compiled affordance binding as an author reads it. */
+interface BindingRow {
+  readonly participant_address: string;
+  readonly tool_affordance_address: string;
+  readonly tool_ref: string | null;
+  readonly action_contract_address: string;
+  readonly observation_boundary_addresses: readonly string[];
+  readonly target_addresses: readonly string[];
+}
+
+const bindingRowsOf = (compiled: CompiledScenario): BindingRow[] => {
+  const toolRefs = new Map(compiled.toolAffordances.map((affordance) => [affordance.address, affordance.toolRef ?? null]));
+  return compiled.affordanceBindings.map((binding) => ({
+    participant_address: binding.participant_address,
+    tool_affordance_address: binding.tool_affordance_address,
+    tool_ref: toolRefs.get(binding.tool_affordance_address) ?? null,
+    action_contract_address: binding.action_contract_address,
+    observation_boundary_addresses: binding.observation_boundary_addresses,
+    target_addresses: binding.target_addresses,
+  }));
+};
+
+const bindingsTable = (rows: readonly BindingRow[]): string =>
+  rows.length === 0
+    ? 'the scenario affords no tool actions\n'
+    : table(
+        ['participant', 'affordance', 'action', 'boundaries', 'targets', 'tool_ref'],
+        rows.map((row) => [
+          row.participant_address,
+          row.tool_affordance_address,
+          row.action_contract_address,
+          row.observation_boundary_addresses.join(', '),
+          row.target_addresses.join(', ') || '-',
+          row.tool_ref ?? '-',
+        ]),
+      );
 
 interface Summary {
   readonly scenario: string;
@@ -65,9 +105,11 @@ export const runValidate = async (options: ValidateOptions, io: CliIo): Promise<
       }
     : undefined;
 
+  const bindings = options.bindings === true && scenario.ok ? bindingRowsOf(scenario.compiled) : undefined;
   if (options.json) {
-    io.stdout(`${JSON.stringify({ valid, diagnostics, summary: valid ? summary : undefined }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ valid, diagnostics, summary: valid ? summary : undefined, ...(bindings === undefined ? {} : { bindings }) }, null, 2)}\n`);
   } else {
+    if (bindings !== undefined) io.stdout(bindingsTable(bindings));
     for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
     if (valid && summary !== undefined) {
       io.stdout(
@@ -88,8 +130,9 @@ export const registerValidate = (program: Command, io: CliIo, setExit: (code: nu
     .argument('<scenario>', 'scenario file (YAML, RAES SDL subset)')
     .option('-m, --manifest <manifest>', 'backend manifest file (JSON) to check against the scenario')
     .option('--json', 'print the result as JSON')
+    .option('--bindings', 'also print the compiled affordance bindings: which participant may use which tool action, against which boundaries and targets')
     .addHelpText('after', '\nExit codes: 0 valid, 1 invalid, 2 usage error (bad arguments, unreadable file).')
-    .action(async (scenarioPath: string, opts: { manifest?: string; json?: boolean }) => {
-      setExit(await runValidate({ scenarioPath, manifestPath: opts.manifest, json: opts.json === true }, io));
+    .action(async (scenarioPath: string, opts: { manifest?: string; json?: boolean; bindings?: boolean }) => {
+      setExit(await runValidate({ scenarioPath, manifestPath: opts.manifest, json: opts.json === true, bindings: opts.bindings === true }, io));
     });
 };
