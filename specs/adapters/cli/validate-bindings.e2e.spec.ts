@@ -30,7 +30,7 @@ describe('raes-tools validate --bindings', () => {
     expect(run.stdout).toMatch(/^valid: portal-probe/m);
   });
 
-  it('gives the same bindings in --json as the compiler, ', () => {
+  it('gives the same bindings in --json as the compiler', () => {
     const run = cli('validate', PORTAL_PROBE_SCENARIO, '--bindings', '--json');
     const printed = JSON.parse(run.stdout) as { bindings?: BindingRow[] };
     const compiled = loadScenario(readFileSync(PORTAL_PROBE_SCENARIO, 'utf8'));
