@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import * as t from 'io-ts';
@@ -8,6 +8,7 @@ import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import { openViewsDatabase } from '../../projections/views-database';
 import { describeValidationErrors } from '../../domain/invocation';
 import { lockDataDir } from './data-dir-lock';
+import { ensureDataDir, requireDataDir } from './data-dir';
 
 /**
  * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
@@ -43,6 +44,8 @@ export interface WorkspaceOptions {
   readonly durable: boolean;
   /** Writes as the engine (runs invocations or recovery): takes the data directory's writer lock, named after the command. */
   readonly writer?: string;
+  /** Only reads what `run` wrote: a missing data directory is reported, never created. */
+  readonly readOnly?: boolean;
 }
 
 /** Opens the store and the views (and takes the writer lock for writer commands); close() releases all. */
@@ -71,11 +74,8 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
       message: 'the memory store keeps nothing between commands; use --store sqlite (the default), eventstoredb or postgres',
     };
   }
-  try {
-    mkdirSync(dataDir, { recursive: true });
-  } catch (error) {
-    return { ok: false, usage: true, message: `cannot create the data directory "${dataDir}": ${(error as Error).message}` };
-  }
+  const ready = config.kind === 'memory' ? { ok: true as const } : options.readOnly === true ? requireDataDir(dataDir) : ensureDataDir(dataDir);
+  if (!ready.ok) return ready;
   const lock = options.writer === undefined || config.kind === 'memory' ? undefined : lockDataDir(dataDir, options.writer);
   if (lock !== undefined && !lock.ok) return { ok: false, usage: false, message: lock.message };
   const release = (): void => {
