@@ -9,6 +9,7 @@ import { openViewsDatabase } from '../../projections/views-database';
 import { describeValidationErrors } from '../../domain/invocation';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
+import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
 
 /**
  * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
@@ -27,6 +28,8 @@ export interface Workspace {
   readonly dataDir: string;
   readonly store: EventStore;
   readonly views: Database;
+  /** Where a corrupt views database was moved, when this opening replaced it. */
+  readonly corruptViewsSetAside?: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export interface WorkspaceOptions {
   readonly writer?: string;
   /** Only reads what `run` wrote: a missing data directory is reported, never created. */
   readonly readOnly?: boolean;
+  /** Sets a corrupt views database aside and opens a new, empty one (for `projections rebuild`). */
+  readonly replaceCorruptViews?: boolean;
 }
 
 /** Opens the store and the views (and takes the writer lock for writer commands); close() releases all. */
@@ -93,11 +98,24 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
     release();
     return { ok: false, usage: false, message: opened.reason };
   }
-  const views = openViewsDatabase(config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite'));
+  const viewsPath = config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite');
+  let views = openViewsDatabase(viewsPath);
+  let corruptViewsSetAside: string | undefined;
+  if ('kind' in views && isCorruptViews(views.reason) && options.replaceCorruptViews === true) {
+    try {
+      corruptViewsSetAside = setCorruptViewsAside(viewsPath);
+      views = openViewsDatabase(viewsPath);
+    } catch (error) {
+      void opened.store.close();
+      release();
+      return { ok: false, usage: false, message: `setting the corrupt views database "${viewsPath}" aside failed: ${(error as Error).message}` };
+    }
+  }
   if ('kind' in views) {
     void opened.store.close();
     release();
-    return { ok: false, usage: false, message: views.reason };
+    const message = isCorruptViews(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
+    return { ok: false, usage: false, message };
   }
   const store = opened.store;
   return {
@@ -107,6 +125,7 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
       dataDir,
       store,
       views,
+      ...(corruptViewsSetAside === undefined ? {} : { corruptViewsSetAside }),
       close: async () => {
         try {
           views.close();
