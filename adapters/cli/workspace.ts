@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import * as t from 'io-ts';
@@ -8,6 +8,8 @@ import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import { openViewsDatabase } from '../../projections/views-database';
 import { describeValidationErrors } from '../../domain/invocation';
 import { lockDataDir } from './data-dir-lock';
+import { ensureDataDir, requireDataDir } from './data-dir';
+import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
 
 /**
  * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
@@ -26,6 +28,8 @@ export interface Workspace {
   readonly dataDir: string;
   readonly store: EventStore;
   readonly views: Database;
+  /** Where a corrupt views database was moved, when this opening replaced it. */
+  readonly corruptViewsSetAside?: string;
   close(): Promise<void>;
 }
 
@@ -43,6 +47,10 @@ export interface WorkspaceOptions {
   readonly durable: boolean;
   /** Writes as the engine (runs invocations or recovery): takes the data directory's writer lock, named after the command. */
   readonly writer?: string;
+  /** Only reads what `run` wrote: a missing data directory is reported, never created. */
+  readonly readOnly?: boolean;
+  /** Sets a corrupt views database aside and opens a new, empty one (for `projections rebuild`). */
+  readonly replaceCorruptViews?: boolean;
 }
 
 /** Opens the store and the views (and takes the writer lock for writer commands); close() releases all. */
@@ -71,11 +79,8 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
       message: 'the memory store keeps nothing between commands; use --store sqlite (the default), eventstoredb or postgres',
     };
   }
-  try {
-    mkdirSync(dataDir, { recursive: true });
-  } catch (error) {
-    return { ok: false, usage: true, message: `cannot create the data directory "${dataDir}": ${(error as Error).message}` };
-  }
+  const ready = config.kind === 'memory' ? { ok: true as const } : options.readOnly === true ? requireDataDir(dataDir) : ensureDataDir(dataDir);
+  if (!ready.ok) return ready;
   const lock = options.writer === undefined || config.kind === 'memory' ? undefined : lockDataDir(dataDir, options.writer);
   if (lock !== undefined && !lock.ok) return { ok: false, usage: false, message: lock.message };
   const release = (): void => {
@@ -93,11 +98,24 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
     release();
     return { ok: false, usage: false, message: opened.reason };
   }
-  const views = openViewsDatabase(config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite'));
+  const viewsPath = config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite');
+  let views = openViewsDatabase(viewsPath);
+  let corruptViewsSetAside: string | undefined;
+  if ('kind' in views && isCorruptViews(views.reason) && options.replaceCorruptViews === true) {
+    try {
+      corruptViewsSetAside = setCorruptViewsAside(viewsPath);
+      views = openViewsDatabase(viewsPath);
+    } catch (error) {
+      void opened.store.close();
+      release();
+      return { ok: false, usage: false, message: `setting the corrupt views database "${viewsPath}" aside failed: ${(error as Error).message}` };
+    }
+  }
   if ('kind' in views) {
     void opened.store.close();
     release();
-    return { ok: false, usage: false, message: views.reason };
+    const message = isCorruptViews(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
+    return { ok: false, usage: false, message };
   }
   const store = opened.store;
   return {
@@ -107,6 +125,7 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
       dataDir,
       store,
       views,
+      ...(corruptViewsSetAside === undefined ? {} : { corruptViewsSetAside }),
       close: async () => {
         try {
           views.close();

@@ -5,6 +5,8 @@
 export const DIAGNOSTIC_CODES = [
   // scenario documents
   'scenario.yaml-invalid',
+  'scenario.input-out-of-bounds',
+  'scenario.aliases-excessive',
   'scenario.shape-invalid',
   'scenario.key-unknown',
   'scenario.name-invalid',
@@ -22,6 +24,7 @@ export const DIAGNOSTIC_CODES = [
   'participant.autonomous-execution-cadence-invalid',
   // manifest documents
   'manifest.json-invalid',
+  'manifest.input-out-of-bounds',
   'manifest.shape-invalid',
   'manifest.key-unknown',
   'manifest.offer-duplicate',

@@ -1,12 +1,18 @@
-import { parseDocument } from 'yaml';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { Either, isLeft, left, right } from 'fp-ts/Either';
+import { MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT, checkTextBounds, describeBoundsProblem } from '../input/bounds';
 import { Diagnostic, error } from './diagnostics';
 import { reportDecodeErrors } from './decoding';
 import { ScenarioDocument, ScenarioDocumentCodec } from './document';
 
 /** Parses and decodes scenario text (YAML); every problem is reported at once. */
 export const loadScenarioDocument = (text: string): Either<Diagnostic[], ScenarioDocument> => {
-  const parsed = parseDocument(text, { prettyErrors: true });
+  const bounds = checkTextBounds(text, 'yaml');
+  if (bounds !== undefined) return left([error('scenario.input-out-of-bounds', '(document)', describeBoundsProblem(bounds, 'scenario'))]);
+  const lineCounter = new LineCounter();
+  // The yaml package checks key uniqueness with a scan per key (quadratic in a map's size);
+  // structureProblems checks it with one Set per map instead.
+  const parsed = parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
   if (parsed.errors.length > 0) {
     return left(
       parsed.errors.map((e) => {
@@ -17,10 +23,57 @@ export const loadScenarioDocument = (text: string): Either<Diagnostic[], Scenari
       }),
     );
   }
-  const value: unknown = parsed.toJS();
+  const structural = structureProblems(parsed, lineCounter);
+  if (structural.length > 0) return left(structural);
+  let value: unknown;
+  try {
+    value = parsed.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return left([
+      error('scenario.aliases-excessive', '(document)', `${reason}: the scenario expands its aliases more than ${MAX_YAML_ALIAS_COUNT} times; write the repeated parts out or use fewer aliases.`),
+    ]);
+  }
   const decoded = ScenarioDocumentCodec.decode(value);
   if (isLeft(decoded)) {
     return left(reportDecodeErrors(decoded.left, { shape: 'scenario.shape-invalid', unknownKey: 'scenario.key-unknown' }));
   }
   return right(decoded.right);
+};
+
+/** Nesting depth and duplicate keys, found with an explicit stack so no document can overflow it. */
+const structureProblems = (document: Document, lineCounter: LineCounter): Diagnostic[] => {
+  const where = (offset: number | undefined): string => {
+    if (offset === undefined) return '(document)';
+    const position = lineCounter.linePos(offset);
+    return `line ${position.line}, column ${position.col}`;
+  };
+  const problems: Diagnostic[] = [];
+  const pending: Array<{ node: unknown; depth: number }> = [{ node: document.contents, depth: 0 }];
+  while (pending.length > 0) {
+    const { node, depth } = pending.pop() as { node: unknown; depth: number };
+    if (node === null || node === undefined || isScalar(node) || isAlias(node)) continue;
+    if (depth >= MAX_NESTING_DEPTH) {
+      const range = (node as { range?: [number, number, number] }).range;
+      const at = where(range?.[0]);
+      return [error('scenario.input-out-of-bounds', at, `the scenario nests deeper than ${MAX_NESTING_DEPTH} levels at ${at}: flatten it.`)];
+    }
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          const key = String(pair.key.value);
+          if (seen.has(key)) {
+            const at = where(pair.key.range?.[0]);
+            problems.push(error('scenario.yaml-invalid', at, `Map keys must be unique ("${key}" appears twice): fix the YAML syntax at ${at}.`));
+          }
+          seen.add(key);
+        } else pending.push({ node: pair.key, depth: depth + 1 });
+        pending.push({ node: pair.value, depth: depth + 1 });
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) pending.push({ node: isPair(item) ? item.value : item, depth: depth + 1 });
+    }
+  }
+  return problems;
 };

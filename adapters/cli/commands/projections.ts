@@ -11,12 +11,15 @@ export const runProjectionsRebuild = async (name: string | undefined, options: S
     io.stderr(`raes-tools projections rebuild: no projection is named '${name}'; expected one of ${NAMES.join(', ')}\n`);
     return EXIT_USAGE;
   }
-  const opened = openWorkspace(options, { durable: true, writer: 'raes-tools projections rebuild' });
+  const opened = openWorkspace(options, { durable: true, writer: 'raes-tools projections rebuild', replaceCorruptViews: true });
   if (!opened.ok) {
     io.stderr(`raes-tools projections rebuild: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
   const workspace = opened.workspace;
+  if (workspace.corruptViewsSetAside !== undefined) {
+    io.stderr(`raes-tools projections rebuild: the views database was corrupt; it was moved to ${workspace.corruptViewsSetAside} and is rebuilt from the event store\n`);
+  }
   try {
     const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS });
     const started = Date.now();

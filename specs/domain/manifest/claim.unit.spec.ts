@@ -21,6 +21,11 @@ const manifestDiagnostics = (edit: (doc: Yaml) => void): ReadonlyArray<Diagnosti
 /** One defect per manifest diagnostic code; the runtime method is judged at registration. */
 const cases: Record<string, { readonly diagnostics: () => ReadonlyArray<Diagnostic>; readonly address: string; readonly message: RegExp }> = {
   'manifest.json-invalid': { diagnostics: () => decodeDiagnostics('{"backend": '), address: '(document)', message: /not valid JSON/ },
+  'manifest.input-out-of-bounds': {
+    diagnostics: () => decodeDiagnostics(`{"a": ${'['.repeat(65)}${']'.repeat(65)}}`),
+    address: '(document)',
+    message: /nests deeper than 64 levels at line 1: flatten it/,
+  },
   'manifest.shape-invalid': {
     diagnostics: () => {
       const doc = portalProbeManifest();

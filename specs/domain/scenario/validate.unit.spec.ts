@@ -16,6 +16,12 @@ const addAction = (doc: Yaml, name: string): void => {
 /** One authoring mistake per scenario diagnostic code, each in the project's valid example. */
 const cases: Record<string, { readonly text: string; readonly address: string; readonly message: RegExp }> = {
   'scenario.yaml-invalid': { text: 'name: [', address: 'line 1, column 8', message: /fix the YAML syntax/ },
+  'scenario.input-out-of-bounds': { text: `name: ${'['.repeat(65)}${']'.repeat(65)}`, address: '(document)', message: /nests deeper than 64 levels at line 1: flatten it/ },
+  'scenario.aliases-excessive': {
+    text: `a: &a [x, x]\nb: [${Array.from({ length: 101 }, () => '*a').join(', ')}]\n`,
+    address: '(document)',
+    message: /expands its aliases more than 100 times/,
+  },
   'scenario.shape-invalid': {
     text: portalProbeWith((doc) => {
       doc.temporal_constraints['probe-cadence'].cadence_ticks = 'two';
