@@ -139,6 +139,9 @@ export const AutonomousExecutionCodec = strictObject(
     clock_ref: t.string,
     temporal_constraint_refs: Names,
     action_order: Names,
+    progression_policy_ref: NonEmptyString,
+    // RAES fixes the strategy per profile (v1: ordered_cycle, v2: weighted); checked in validate-policies.
+    selection_strategy: t.string,
     max_in_flight: PositiveInt,
     failure_policy: FailurePolicyCodec,
     evaluation_authority: EvaluationAuthorityCodec,
@@ -191,6 +194,7 @@ export const ScenarioDocumentCodec = strictObject(
     action_contracts: section(ActionContractCodec, 'action contracts'),
     observation_boundaries: section(ObservationBoundaryCodec, 'observation boundaries'),
     clocks: section(LooseObject, 'clocks'),
+    time_domains: section(LooseObject, 'time domains'),
     time_progression_policies: section(LooseObject, 'time progression policies'),
     temporal_constraints: section(TemporalConstraintCodec, 'temporal constraints'),
     behavior_specifications: section(BehaviorSpecificationCodec, 'behavior specifications'),
