@@ -72,6 +72,36 @@ export const ActionEffectResultCodec = t.exact(
 );
 export type ActionEffectResult = t.TypeOf<typeof ActionEffectResultCodec>;
 
+export const PreconditionClassCodec = t.keyof({
+  authority: null,
+  capability: null,
+  target: null,
+  knowledge: null,
+  resource: null,
+  temporal: null,
+  interaction: null,
+  realization: null,
+});
+
+export const PreconditionStatusCodec = t.keyof({ satisfied: null, unsatisfied: null, unresolved: null });
+
+/** One precondition's resolved state on an action result (RAES ParticipantActionPreconditionResultModel). */
+export const ActionPreconditionResultCodec = t.exact(
+  t.intersection([
+    t.type({
+      precondition_id: NonEmptyString,
+      precondition_class: PreconditionClassCodec,
+      status: PreconditionStatusCodec,
+      participant_address: NonEmptyString,
+      episode_id: NonEmptyString,
+      action_contract_address: NonEmptyString,
+      observation_point: NonEmptyString,
+    }),
+    t.partial({ support_refs: NonEmptyStrings, evidence_refs: NonEmptyStrings, diagnostics: NonEmptyStrings }),
+  ]),
+);
+export type ActionPreconditionResult = t.TypeOf<typeof ActionPreconditionResultCodec>;
+
 export const ActionResultCodec = t.exact(
   t.intersection([
     t.type({
@@ -88,6 +118,7 @@ export const ActionResultCodec = t.exact(
       evidence_refs: NonEmptyStrings,
       failure_class: t.union([FailureClassCodec, t.null]),
       observations: NonEmptyStrings,
+      preconditions: t.readonlyArray(ActionPreconditionResultCodec),
     }),
   ]),
 );

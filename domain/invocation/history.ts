@@ -97,6 +97,31 @@ const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): A
   return result;
 };
 
+/** The precondition the engine itself checked before it accepted the outer result: the invocation was active. */
+export const INVOCATION_ACTIVE_PRECONDITION_ID = 'invocation-active';
+
+/**
+ * RAES requires precondition results on every participant action result. An outer result that
+ * states none gets the one the engine verified: it accepted the result only from an active invocation.
+ */
+const outerResultWithPreconditions = (result: ActionResult): ActionResult =>
+  result.preconditions !== undefined && result.preconditions.length > 0
+    ? result
+    : {
+        ...result,
+        preconditions: [
+          {
+            precondition_id: INVOCATION_ACTIVE_PRECONDITION_ID,
+            precondition_class: 'realization',
+            status: 'satisfied',
+            participant_address: result.participant_address,
+            episode_id: result.episode_id,
+            action_contract_address: result.action_contract_address,
+            observation_point: result.observation_point,
+          },
+        ],
+      };
+
 const evidenceDetails = (result: ActionResult): BehaviorHistoryEvent['details'] =>
   result.evidence_refs === undefined || result.evidence_refs.length === 0 ? {} : { evidence_refs: result.evidence_refs };
 
@@ -231,7 +256,7 @@ const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent
   }
   const closure = state.lifecycle.closure;
   if (closure.outcome === 'returned' && !state.lifecycle.recovered) {
-    const result = closure.actionResult;
+    const result = outerResultWithPreconditions(closure.actionResult);
     digest = nextDigest(digest, port.invocation_action_instance_id, result);
     for (const event of triple(state, {
       actionInstanceId: port.invocation_action_instance_id,

@@ -1,5 +1,5 @@
-import { invocationHistory, type BehaviorHistoryEvent } from '../../../domain/invocation';
-import { activeInvocation, admitted, completed, dispatched, indeterminate, request, returned, withheld } from './fixtures';
+import { invocationHistory, type ActionResult, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
+import { activeInvocation, admitted, completed, dispatched, indeterminate, outerResult, request, returned, withheld } from './fixtures';
 
 /**
  * RAES's RUN-306 lifecycle rules for behavior history events, which its JSON schema cannot express,
@@ -79,5 +79,45 @@ describe('behavior history under RAES RUN-306 lifecycle rules', () => {
     const stripped: Record<string, unknown> = { ...asRecord(first as BehaviorHistoryEvent) };
     delete stripped['phase_realization'];
     expect(lifecycleViolations(stripped)).toEqual(['lifecycle_phase requires phase_realization']);
+  });
+});
+
+const outerObservation = (events: readonly BehaviorHistoryEvent[]): ActionResult => {
+  const observed = events.filter((e) => e.invocation_tool_context === undefined && e.event_type === 'observation_emitted');
+  expect(observed).toHaveLength(1);
+  return observed[0]?.action_result as ActionResult;
+};
+
+describe('precondition results on the outer action result, which RAES requires of participant action results', () => {
+  it('states the engine-verified precondition, scoped to the result, when the participant stated none', () => {
+    const result = outerObservation(history);
+    expect(result.preconditions).toEqual([
+      {
+        precondition_id: 'invocation-active',
+        precondition_class: 'realization',
+        status: 'satisfied',
+        participant_address: result.participant_address,
+        episode_id: result.episode_id,
+        action_contract_address: result.action_contract_address,
+        observation_point: result.observation_point,
+      },
+    ]);
+  });
+
+  it('keeps the precondition results the participant returned', () => {
+    const base = outerResult();
+    const stated = [
+      {
+        precondition_id: 'portal-reachable',
+        precondition_class: 'target' as const,
+        status: 'satisfied' as const,
+        participant_address: base.participant_address,
+        episode_id: base.episode_id,
+        action_contract_address: base.action_contract_address,
+        observation_point: base.observation_point,
+      },
+    ];
+    const closed: InvocationEvent = { ...returned, action_result: { ...base, preconditions: stated } } as InvocationEvent;
+    expect(outerObservation(invocationHistory([...activeInvocation(), closed])).preconditions).toEqual(stated);
   });
 });
