@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { LooseObject, NonEmptyString, NonNegativeInt, PositiveInt, namedMap, nonEmptyArray, strictObject } from './decoding';
+import { LIMITS, LooseObject, NonEmptyString, integerFrom, namedMap, nonEmptyArray, strictObject } from './decoding';
 
 /**
  * The authored scenario (SPEC.md section 2): the subset of RAES SDL the engine reads, typed exactly,
@@ -107,8 +107,8 @@ export const TemporalConstraintCodec = strictObject(
   {
     clock_ref: t.string,
     subject_refs: Names,
-    cadence_ticks: PositiveInt,
-    start: strictObject('TemporalConstraintStart', {}, { tick: NonNegativeInt }, ['segment']),
+    cadence_ticks: integerFrom(1, LIMITS.ticks),
+    start: strictObject('TemporalConstraintStart', {}, { tick: integerFrom(0, LIMITS.ticks) }, ['segment']),
   },
   ['description', 'window', 'deadline_ticks', 'offset_ticks', 'tolerance_ticks'],
 );
@@ -133,7 +133,7 @@ export const EvaluationAuthorityCodec = strictObject(
 
 export const AutonomousExecutionCodec = strictObject(
   'AutonomousExecution',
-  { participant_implementation_ref: NonEmptyString, observation_boundary_ref: t.string, max_action_attempts: PositiveInt },
+  { participant_implementation_ref: NonEmptyString, observation_boundary_ref: t.string, max_action_attempts: integerFrom(1, LIMITS.maxActionAttempts) },
   {
     profile: ProfileCodec,
     clock_ref: t.string,
@@ -142,7 +142,7 @@ export const AutonomousExecutionCodec = strictObject(
     progression_policy_ref: NonEmptyString,
     // RAES fixes the strategy per profile (v1: ordered_cycle, v2: weighted); checked in validate-policies.
     selection_strategy: t.string,
-    max_in_flight: PositiveInt,
+    max_in_flight: integerFrom(1, LIMITS.maxInFlight),
     failure_policy: FailurePolicyCodec,
     evaluation_authority: EvaluationAuthorityCodec,
   },

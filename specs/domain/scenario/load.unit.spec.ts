@@ -108,7 +108,7 @@ describe('bad input', () => {
     expect(result.diagnostics).toHaveLength(5);
     const attempts = result.diagnostics.find((d) => d.address.endsWith('max_action_attempts'));
     expect(attempts?.message).toBe(
-      'expected an integer >= 1 at behavior_specifications.participant-behavior.autonomous_execution.max_action_attempts, got 0.',
+      'expected an integer from 1 to 1000000 at behavior_specifications.participant-behavior.autonomous_execution.max_action_attempts, got 0.',
     );
     const missing = result.diagnostics.find((d) => d.address.endsWith('action_contract_refs'));
     expect(missing?.message).toMatch(/^missing required field .*action_contract_refs: add a non-empty list of names\.$/);

@@ -21,7 +21,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
       doc.temporal_constraints['probe-cadence'].cadence_ticks = 'two';
     }),
     address: 'temporal_constraints.probe-cadence.cadence_ticks',
-    message: /expected an integer >= 1 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
+    message: /expected an integer from 1 to 1000000000 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
   },
   'scenario.key-unknown': {
     text: portalProbeWith((doc) => {
