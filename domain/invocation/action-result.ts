@@ -8,7 +8,6 @@ import { BoundedText, BoundedTexts, boundedList } from './bounded-text';
  */
 
 const NonEmptyString = t.refinement(t.string, (value) => value.length > 0, 'non-empty string');
-const NonEmptyStrings = t.readonlyArray(NonEmptyString);
 
 export const ACTION_RESULT_STATUSES = [
   'accepted',
@@ -73,6 +72,36 @@ export const ActionEffectResultCodec = t.exact(
 );
 export type ActionEffectResult = t.TypeOf<typeof ActionEffectResultCodec>;
 
+export const PreconditionClassCodec = t.keyof({
+  authority: null,
+  capability: null,
+  target: null,
+  knowledge: null,
+  resource: null,
+  temporal: null,
+  interaction: null,
+  realization: null,
+});
+
+export const PreconditionStatusCodec = t.keyof({ satisfied: null, unsatisfied: null, unresolved: null });
+
+/** One precondition's resolved state on an action result (RAES ParticipantActionPreconditionResultModel). */
+export const ActionPreconditionResultCodec = t.exact(
+  t.intersection([
+    t.type({
+      precondition_id: NonEmptyString,
+      precondition_class: PreconditionClassCodec,
+      status: PreconditionStatusCodec,
+      participant_address: NonEmptyString,
+      episode_id: NonEmptyString,
+      action_contract_address: NonEmptyString,
+      observation_point: NonEmptyString,
+    }),
+    t.partial({ support_refs: BoundedTexts, evidence_refs: BoundedTexts, diagnostics: BoundedTexts }),
+  ]),
+);
+export type ActionPreconditionResult = t.TypeOf<typeof ActionPreconditionResultCodec>;
+
 export const ActionResultCodec = t.exact(
   t.intersection([
     t.type({
@@ -89,6 +118,7 @@ export const ActionResultCodec = t.exact(
       evidence_refs: BoundedTexts,
       failure_class: t.union([FailureClassCodec, t.null]),
       observations: BoundedTexts,
+      preconditions: boundedList(ActionPreconditionResultCodec),
     }),
   ]),
 );

@@ -22,6 +22,16 @@ export interface InvocationToolContext {
   readonly execution_generation: number;
 }
 
+/** How the engine realized a lifecycle phase (RAES RUN-306, ParticipantPhaseRealization). */
+export type PhaseRealization =
+  | 'observed'
+  | 'runtime_mediated'
+  | 'externally_supplied'
+  | 'opaque'
+  | 'unknown'
+  | 'not_applicable'
+  | 'unsupported';
+
 export type HistoryEventType = 'action_attempted' | 'state_transition_recorded' | 'observation_emitted';
 
 export interface BehaviorHistoryEvent {
@@ -32,6 +42,8 @@ export interface BehaviorHistoryEvent {
   readonly action_instance_id: string;
   readonly action_contract_address: string;
   readonly lifecycle_phase: 'execution_attempt' | 'state_update_commit' | 'observation_emission';
+  /** RAES requires it wherever lifecycle_phase is set (RUN-306). */
+  readonly phase_realization: PhaseRealization;
   readonly actor_provenance: string | null;
   readonly state_transition_kind: string | null;
   readonly post_state_digest: string | null;
@@ -85,6 +97,31 @@ const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): A
   return result;
 };
 
+/** The precondition the engine itself checked before it accepted the outer result: the invocation was active. */
+export const INVOCATION_ACTIVE_PRECONDITION_ID = 'invocation-active';
+
+/**
+ * RAES requires precondition results on every participant action result. An outer result that
+ * states none gets the one the engine verified: it accepted the result only from an active invocation.
+ */
+const outerResultWithPreconditions = (result: ActionResult): ActionResult =>
+  result.preconditions !== undefined && result.preconditions.length > 0
+    ? result
+    : {
+        ...result,
+        preconditions: [
+          {
+            precondition_id: INVOCATION_ACTIVE_PRECONDITION_ID,
+            precondition_class: 'realization',
+            status: 'satisfied',
+            participant_address: result.participant_address,
+            episode_id: result.episode_id,
+            action_contract_address: result.action_contract_address,
+            observation_point: result.observation_point,
+          },
+        ],
+      };
+
 const evidenceDetails = (result: ActionResult): BehaviorHistoryEvent['details'] =>
   result.evidence_refs === undefined || result.evidence_refs.length === 0 ? {} : { evidence_refs: result.evidence_refs };
 
@@ -99,6 +136,8 @@ interface TripleInput {
   readonly result: ActionResult;
   readonly digest: string;
   readonly context: InvocationToolContext | undefined;
+  /** Who produced the observed result: the engine's tool port, or the participant returning it. */
+  readonly observationRealization: PhaseRealization;
 }
 
 const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEvent[] => {
@@ -115,6 +154,7 @@ const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEve
           action_instance_id: event.action_instance_id,
           action_contract_address: event.action_contract_address,
           lifecycle_phase: event.lifecycle_phase,
+          phase_realization: event.phase_realization,
           actor_provenance: event.actor_provenance,
           state_transition_kind: event.state_transition_kind,
           post_state_digest: event.post_state_digest,
@@ -133,6 +173,7 @@ const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEve
       action_instance_id: input.actionInstanceId,
       action_contract_address: input.actionContractAddress,
       lifecycle_phase: 'execution_attempt',
+      phase_realization: 'runtime_mediated',
       actor_provenance: state.outerAction.actor_provenance,
       state_transition_kind: null,
       post_state_digest: null,
@@ -149,6 +190,7 @@ const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEve
       action_instance_id: input.actionInstanceId,
       action_contract_address: input.actionContractAddress,
       lifecycle_phase: 'state_update_commit',
+      phase_realization: 'runtime_mediated',
       actor_provenance: null,
       state_transition_kind: input.transitionKind,
       post_state_digest: input.digest,
@@ -165,6 +207,7 @@ const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEve
       action_instance_id: input.actionInstanceId,
       action_contract_address: input.actionContractAddress,
       lifecycle_phase: 'observation_emission',
+      phase_realization: input.observationRealization,
       actor_provenance: null,
       state_transition_kind: null,
       post_state_digest: input.digest,
@@ -196,6 +239,7 @@ const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent
       observationStatus: settlement === 'indeterminate' ? 'orphaned_action' : 'terminal',
       result,
       digest,
+      observationRealization: 'runtime_mediated',
       context: {
         invocation_action_instance_id: port.invocation_action_instance_id,
         invocation_action_contract_address: state.outerAction.action_contract_address,
@@ -212,7 +256,7 @@ const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent
   }
   const closure = state.lifecycle.closure;
   if (closure.outcome === 'returned' && !state.lifecycle.recovered) {
-    const result = closure.actionResult;
+    const result = outerResultWithPreconditions(closure.actionResult);
     digest = nextDigest(digest, port.invocation_action_instance_id, result);
     for (const event of triple(state, {
       actionInstanceId: port.invocation_action_instance_id,
@@ -224,6 +268,7 @@ const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent
       observationStatus: 'terminal',
       result,
       digest,
+      observationRealization: 'externally_supplied',
       context: undefined,
     })) {
       events.push(event);

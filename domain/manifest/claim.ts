@@ -1,5 +1,6 @@
 import { ToolActionLimits } from '../invocation/admission-context';
 import { CompiledPolicy, CompiledScenario } from '../scenario/compiled';
+import { LIMITS } from '../scenario/decoding';
 import { Diagnostic, error } from '../scenario/diagnostics';
 import { ManifestDocument } from './document';
 
@@ -8,8 +9,14 @@ export const SUPPORTED_SEMANTIC_VERSIONS: ReadonlyArray<string> = [TOOL_ACTIONS_
 
 const CLAIM_PATH = 'participant_runtime.invocation_tool_actions';
 
-const isPositiveInteger = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 1;
+const CLAIM_LIMIT_MAX = {
+  max_tool_actions_per_invocation: LIMITS.maxToolActionsPerInvocation,
+  max_concurrent_tool_actions_per_invocation: LIMITS.maxConcurrentToolActionsPerInvocation,
+} as const;
+type ClaimLimitField = keyof typeof CLAIM_LIMIT_MAX;
+
+const isClaimLimit = (field: ClaimLimitField, value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= CLAIM_LIMIT_MAX[field];
 
 /** The declared limits, or undefined when the manifest makes no claim or its limits are bad. */
 export const claimLimits = (manifest: ManifestDocument): ToolActionLimits | undefined => {
@@ -17,7 +24,9 @@ export const claimLimits = (manifest: ManifestDocument): ToolActionLimits | unde
   if (claim === undefined) return undefined;
   const perInvocation = claim.max_tool_actions_per_invocation;
   const concurrent = claim.max_concurrent_tool_actions_per_invocation;
-  if (!isPositiveInteger(perInvocation) || !isPositiveInteger(concurrent)) return undefined;
+  if (!isClaimLimit('max_tool_actions_per_invocation', perInvocation) || !isClaimLimit('max_concurrent_tool_actions_per_invocation', concurrent)) {
+    return undefined;
+  }
   return { max_tool_actions_per_invocation: perInvocation, max_concurrent_tool_actions_per_invocation: concurrent };
 };
 
@@ -102,12 +111,12 @@ export const checkClaim = (manifest: ManifestDocument, compiled: CompiledScenari
 
   for (const field of ['max_tool_actions_per_invocation', 'max_concurrent_tool_actions_per_invocation'] as const) {
     const value = claim[field];
-    if (!isPositiveInteger(value)) {
+    if (!isClaimLimit(field, value)) {
       diagnostics.push(
         error(
           'manifest.claim-limit-invalid',
           `${CLAIM_PATH}.${field}`,
-          `${field} must be an integer >= 1, got ${JSON.stringify(value) ?? 'nothing'}: set a whole number of tool actions.`,
+          `${field} must be an integer from 1 to ${CLAIM_LIMIT_MAX[field]}, got ${JSON.stringify(value) ?? 'nothing'}: set a whole number of tool actions within that bound.`,
         ),
       );
     }

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { NonEmptyString, NonNegativeInt, PositiveInt, nonEmptyArray, strictObject } from '../scenario/decoding';
+import { LIMITS, NonEmptyString, integerFrom, nonEmptyArray, strictObject } from '../scenario/decoding';
 
 /**
  * A backend manifest (JSON, SPEC.md section 4). The participant runtime's capabilities carry the
@@ -33,10 +33,10 @@ export const ExecutionBindingOfferCodec = strictObject(
     participant_implementation_ref: NonEmptyString,
     constraint_refs: NonEmptyStrings,
     evidence_refs: NonEmptyStrings,
-    max_action_attempts: PositiveInt,
-    max_in_flight: PositiveInt,
-    timeout_seconds: PositiveInt,
-    max_retries: NonNegativeInt,
+    max_action_attempts: integerFrom(1, LIMITS.maxActionAttempts),
+    max_in_flight: integerFrom(1, LIMITS.maxInFlight),
+    timeout_seconds: integerFrom(1, LIMITS.timeoutSeconds),
+    max_retries: integerFrom(0, LIMITS.maxRetries),
   },
   { schema_version: t.literal('participant-execution-binding/v1') },
 );

@@ -73,6 +73,21 @@ export const NonNegativeInt = t.brand(
   (n): n is t.Branded<number, NonNegativeIntBrand> => Number.isInteger(n) && n >= 0,
   'NonNegativeInt',
 );
+/** A whole number within bounds; its name is the message a person reads ("an integer from 1 to 1024"). */
+export const integerFrom = (min: number, max: number) =>
+  t.refinement(t.number, (n) => Number.isInteger(n) && n >= min && n <= max, `an integer from ${min} to ${max}`);
+
+/** Upper bounds of counts and limits (docs/decisions.md, "Upper bounds of limits and counts"). */
+export const LIMITS = {
+  maxActionAttempts: 1_000_000,
+  maxInFlight: 1024,
+  ticks: 1_000_000_000,
+  timeoutSeconds: 86_400,
+  maxRetries: 1024,
+  maxToolActionsPerInvocation: 10_000,
+  maxConcurrentToolActionsPerInvocation: 1024,
+} as const;
+
 export const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString');
 
 /** An open object: any keys, values not read by the engine. */

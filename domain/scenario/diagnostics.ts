@@ -18,10 +18,13 @@ export const DIAGNOSTIC_CODES = [
   'participant.tool-affordance-view-unclassified',
   'participant.tool-affordance-scope-outside-specification',
   'participant.tool-affordance-without-policy',
+  'participant.tool-affordance-tool-unresolved',
   // autonomous policies
   'participant.autonomous-execution-incomplete',
   'participant.autonomous-execution-outside-specification',
   'participant.autonomous-execution-cadence-invalid',
+  'participant.autonomous-execution-strategy-invalid',
+  'participant.autonomous-progression-clock-mismatch',
   // manifest documents
   'manifest.json-invalid',
   'manifest.input-out-of-bounds',

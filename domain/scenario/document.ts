@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { LooseObject, NonEmptyString, NonNegativeInt, PositiveInt, namedMap, nonEmptyArray, strictObject } from './decoding';
+import { LIMITS, LooseObject, NonEmptyString, integerFrom, namedMap, nonEmptyArray, strictObject } from './decoding';
 
 /**
  * The authored scenario (SPEC.md section 2): the subset of RAES SDL the engine reads, typed exactly,
@@ -107,8 +107,8 @@ export const TemporalConstraintCodec = strictObject(
   {
     clock_ref: t.string,
     subject_refs: Names,
-    cadence_ticks: PositiveInt,
-    start: strictObject('TemporalConstraintStart', {}, { tick: NonNegativeInt }, ['segment']),
+    cadence_ticks: integerFrom(1, LIMITS.ticks),
+    start: strictObject('TemporalConstraintStart', {}, { tick: integerFrom(0, LIMITS.ticks) }, ['segment']),
   },
   ['description', 'window', 'deadline_ticks', 'offset_ticks', 'tolerance_ticks'],
 );
@@ -133,13 +133,16 @@ export const EvaluationAuthorityCodec = strictObject(
 
 export const AutonomousExecutionCodec = strictObject(
   'AutonomousExecution',
-  { participant_implementation_ref: NonEmptyString, observation_boundary_ref: t.string, max_action_attempts: PositiveInt },
+  { participant_implementation_ref: NonEmptyString, observation_boundary_ref: t.string, max_action_attempts: integerFrom(1, LIMITS.maxActionAttempts) },
   {
     profile: ProfileCodec,
     clock_ref: t.string,
     temporal_constraint_refs: Names,
     action_order: Names,
-    max_in_flight: PositiveInt,
+    progression_policy_ref: NonEmptyString,
+    // RAES fixes the strategy per profile (v1: ordered_cycle, v2: weighted); checked in validate-policies.
+    selection_strategy: t.string,
+    max_in_flight: integerFrom(1, LIMITS.maxInFlight),
     failure_policy: FailurePolicyCodec,
     evaluation_authority: EvaluationAuthorityCodec,
   },
@@ -191,6 +194,7 @@ export const ScenarioDocumentCodec = strictObject(
     action_contracts: section(ActionContractCodec, 'action contracts'),
     observation_boundaries: section(ObservationBoundaryCodec, 'observation boundaries'),
     clocks: section(LooseObject, 'clocks'),
+    time_domains: section(LooseObject, 'time domains'),
     time_progression_policies: section(LooseObject, 'time progression policies'),
     temporal_constraints: section(TemporalConstraintCodec, 'temporal constraints'),
     behavior_specifications: section(BehaviorSpecificationCodec, 'behavior specifications'),

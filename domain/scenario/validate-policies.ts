@@ -1,8 +1,41 @@
 import { autonomousPolicyAddress } from '../addresses';
 import { Diagnostic, error } from './diagnostics';
-import { PROFILE_V1, ScenarioDocument } from './document';
+import { AutonomousExecutionDocument, PROFILE_V1, ScenarioDocument } from './document';
 import { namedParticipants } from './participants';
 import { resolveName } from './references';
+
+const V1_SELECTION_STRATEGY = 'ordered_cycle';
+
+/** A v1 policy names the time progression policy that advances its clock, and that policy runs on the same clock. */
+const checkProgression = (
+  scenario: ScenarioDocument,
+  policy: AutonomousExecutionDocument,
+  address: string,
+  at: string,
+): Diagnostic[] => {
+  if (policy.progression_policy_ref === undefined) {
+    return [
+      error(
+        'participant.autonomous-execution-incomplete',
+        address,
+        `a ${PROFILE_V1} policy names how its clock advances: set ${at}.progression_policy_ref to one of time_progression_policies.`,
+      ),
+    ];
+  }
+  const name = resolveName(policy.progression_policy_ref, 'time_progression_policies', scenario.time_progression_policies);
+  if (name === undefined || policy.clock_ref === undefined) return []; // unresolved refs are reported by checkReferences
+  const progressionClock = scenario.time_progression_policies?.[name]?.['clock_ref'];
+  const policyClock = resolveName(policy.clock_ref, 'clocks', scenario.clocks);
+  const clock = typeof progressionClock === 'string' ? resolveName(progressionClock, 'clocks', scenario.clocks) : undefined;
+  if (policyClock === undefined || clock === policyClock) return [];
+  return [
+    error(
+      'participant.autonomous-progression-clock-mismatch',
+      address,
+      `time progression policy "${name}" advances clock "${String(progressionClock ?? '(none)')}" but the policy runs on "${policyClock}": set time_progression_policies.${name}.clock_ref to the policy's clock.`,
+    ),
+  ];
+};
 
 /** Checks each autonomous policy (SPEC.md section 2): v1 runs an ordered cycle on one cadence. */
 export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
@@ -54,6 +87,16 @@ export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
     if (profile !== PROFILE_V1) continue;
     if (policy.clock_ref === undefined) {
       diagnostics.push(error('participant.autonomous-execution-incomplete', address, `a ${PROFILE_V1} policy runs on a shared clock: set ${at}.clock_ref.`));
+    }
+    diagnostics.push(...checkProgression(scenario, policy, address, at));
+    if (policy.selection_strategy !== undefined && policy.selection_strategy !== V1_SELECTION_STRATEGY) {
+      diagnostics.push(
+        error(
+          'participant.autonomous-execution-strategy-invalid',
+          address,
+          `${at}.selection_strategy is "${policy.selection_strategy}", but a ${PROFILE_V1} policy selects its actions as "${V1_SELECTION_STRATEGY}": set it to ${V1_SELECTION_STRATEGY} or leave it out.`,
+        ),
+      );
     }
     if ((policy.action_order ?? []).length === 0) {
       diagnostics.push(

@@ -42,7 +42,14 @@ export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
   return diagnostics;
 };
 
-type SectionName = 'agents' | 'entities' | 'action_contracts' | 'observation_boundaries' | 'clocks' | 'temporal_constraints';
+type SectionName =
+  | 'agents'
+  | 'entities'
+  | 'action_contracts'
+  | 'observation_boundaries'
+  | 'clocks'
+  | 'time_progression_policies'
+  | 'temporal_constraints';
 
 const WHAT: Record<SectionName, string> = {
   agents: 'agent',
@@ -50,6 +57,7 @@ const WHAT: Record<SectionName, string> = {
   action_contracts: 'action contract',
   observation_boundaries: 'observation boundary',
   clocks: 'clock',
+  time_progression_policies: 'time progression policy',
   temporal_constraints: 'temporal constraint',
 };
 
@@ -88,6 +96,9 @@ export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
     if (policy !== undefined) {
       const p = `${at}.autonomous_execution`;
       if (policy.clock_ref !== undefined) expect(policy.clock_ref, 'clocks', `${p}.clock_ref`);
+      if (policy.progression_policy_ref !== undefined) {
+        expect(policy.progression_policy_ref, 'time_progression_policies', `${p}.progression_policy_ref`);
+      }
       each(policy.temporal_constraint_refs, 'temporal_constraints', `${p}.temporal_constraint_refs`);
       each(policy.action_order, 'action_contracts', `${p}.action_order`);
       expect(policy.observation_boundary_ref, 'observation_boundaries', `${p}.observation_boundary_ref`);
@@ -97,6 +108,16 @@ export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
       each(a.action_contract_refs, 'action_contracts', `${p}.action_contract_refs`);
       each(a.observation_boundary_refs, 'observation_boundaries', `${p}.observation_boundary_refs`);
       each(a.participant_refs, 'agents', `${p}.participant_refs`);
+      if (a.tool_ref !== undefined && resolveName(a.tool_ref, 'content', scenario.content) === undefined) {
+        const known = Object.keys(scenario.content ?? {});
+        diagnostics.push(
+          error(
+            'participant.tool-affordance-tool-unresolved',
+            `${p}.tool_ref`,
+            `${p}.tool_ref "${a.tool_ref}" does not reference a declared scenario content identity (${known.length === 0 ? 'the scenario declares no content' : `declared: ${known.join(', ')}`}): declare the tool under content or fix the name.`,
+          ),
+        );
+      }
     }
   }
   return diagnostics;

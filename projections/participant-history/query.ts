@@ -12,6 +12,7 @@ export interface HistoryViewBehaviorEvent {
   readonly action_instance_id: string;
   readonly action_contract_address: string;
   readonly lifecycle_phase: BehaviorHistoryEvent['lifecycle_phase'];
+  readonly phase_realization: BehaviorHistoryEvent['phase_realization'];
   readonly actor_provenance: string | null;
   readonly state_transition_kind: string | null;
   readonly post_state_digest: string | null;
@@ -87,6 +88,7 @@ const toViewEvent = (event: BehaviorHistoryEvent): HistoryViewBehaviorEvent => {
     action_instance_id: event.action_instance_id,
     action_contract_address: event.action_contract_address,
     lifecycle_phase: event.lifecycle_phase,
+    phase_realization: event.phase_realization,
     actor_provenance: event.actor_provenance,
     state_transition_kind: event.state_transition_kind,
     post_state_digest: event.post_state_digest,

@@ -132,6 +132,23 @@ describe('failure behaviour (SPEC.md section 5)', () => {
     });
   });
 
+  /** A precondition result scoped to the fixtures' outer result. */
+  const precondition = (status: 'satisfied' | 'unsatisfied') => ({
+    precondition_id: 'portal-reachable',
+    precondition_class: 'target',
+    status,
+    participant_address: outerResult().participant_address,
+    episode_id: outerResult().episode_id,
+    action_contract_address: outerResult().action_contract_address,
+    observation_point: outerResult().observation_point,
+  });
+
+  it('keeps a returned result whose precondition results are scoped to it', () => {
+    const given = [...activeInvocation()];
+    const when = spec.given(given).when(closeReturned({ ...outerResult(), preconditions: [precondition('satisfied')] }));
+    expect(when.events().map((event) => (event.type === 'InvocationClosed' ? event.outcome : event.type))).toEqual(['returned']);
+  });
+
   describe('the invocation throws or returns an invalid result: tool history commits, no outer triple', () => {
     const given = [...activeInvocation(), admitted(1), dispatched(1), completed(1)];
     it.each([
@@ -139,6 +156,21 @@ describe('failure behaviour (SPEC.md section 5)', () => {
       ['returns an invalid result', closeInvalid, 'invalid_result'],
       ['returns a result for another action', closeReturned({ ...outerResult(), action_instance_id: 'other' }), 'invalid_result'],
       ['returns something that is no result', closeReturned({ status: 'succeeded' }), 'invalid_result'],
+      [
+        'returns a precondition result scoped to another episode',
+        closeReturned({ ...outerResult(), preconditions: [{ ...precondition('satisfied'), episode_id: 'another-episode' }] }),
+        'invalid_result',
+      ],
+      [
+        'returns a success over an unsatisfied precondition',
+        closeReturned({ ...outerResult(), status: 'succeeded', failure_class: null, preconditions: [precondition('unsatisfied')] }),
+        'invalid_result',
+      ],
+      [
+        'returns the same precondition twice',
+        closeReturned({ ...outerResult(), preconditions: [precondition('satisfied'), precondition('satisfied')] }),
+        'invalid_result',
+      ],
     ] as const)('%s', (_name, command, outcome) => {
       const when = spec.given(given).when(command);
       expect(when.events().map((event) => (event.type === 'InvocationClosed' ? event.outcome : event.type))).toEqual([outcome]);

@@ -33,7 +33,7 @@ const cases: Record<string, { readonly diagnostics: () => ReadonlyArray<Diagnost
       return decodeDiagnostics(doc);
     },
     address: 'participant_runtime.execution_bindings.0.timeout_seconds',
-    message: /expected an integer >= 1 at participant_runtime\.execution_bindings\.0\.timeout_seconds, got 0/,
+    message: /expected an integer from 1 to 86400 at participant_runtime\.execution_bindings\.0\.timeout_seconds, got 0/,
   },
   'manifest.key-unknown': {
     diagnostics: () => {
@@ -98,7 +98,7 @@ const cases: Record<string, { readonly diagnostics: () => ReadonlyArray<Diagnost
         claim(doc).max_concurrent_tool_actions_per_invocation = 0;
       }),
     address: 'participant_runtime.invocation_tool_actions.max_concurrent_tool_actions_per_invocation',
-    message: /must be an integer >= 1, got 0/,
+    message: /must be an integer from 1 to 1024, got 0/,
   },
   'manifest.claim-offer-missing': {
     diagnostics: () =>

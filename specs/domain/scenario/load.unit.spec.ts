@@ -34,6 +34,7 @@ describe('loading the RAES enterprise example', () => {
         visibility_basis: 'Tool outcomes are visible to the calling participant.',
       });
       doc.clocks = { 'exercise-clock': { description: 'shared logical clock' } };
+      doc.time_progression_policies = { 'exercise-stepping': { clock_ref: 'exercise-clock', advancement_mode: 'stepped' } };
       doc.temporal_constraints = {
         'probe-cadence': { constraint_kind: 'cadence', clock_ref: 'exercise-clock', cadence_ticks: 1, start: { tick: 0 } },
       };
@@ -41,6 +42,7 @@ describe('loading the RAES enterprise example', () => {
       spec.autonomous_execution = {
         participant_implementation_ref: 'participant-agent-runner',
         clock_ref: 'exercise-clock',
+        progression_policy_ref: 'exercise-stepping',
         temporal_constraint_refs: ['probe-cadence'],
         action_order: ['probe-customer-portal-login'],
         observation_boundary_ref: 'participant-view',
@@ -106,7 +108,7 @@ describe('bad input', () => {
     expect(result.diagnostics).toHaveLength(5);
     const attempts = result.diagnostics.find((d) => d.address.endsWith('max_action_attempts'));
     expect(attempts?.message).toBe(
-      'expected an integer >= 1 at behavior_specifications.participant-behavior.autonomous_execution.max_action_attempts, got 0.',
+      'expected an integer from 1 to 1000000 at behavior_specifications.participant-behavior.autonomous_execution.max_action_attempts, got 0.',
     );
     const missing = result.diagnostics.find((d) => d.address.endsWith('action_contract_refs'));
     expect(missing?.message).toMatch(/^missing required field .*action_contract_refs: add a non-empty list of names\.$/);

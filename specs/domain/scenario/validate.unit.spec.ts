@@ -27,7 +27,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
       doc.temporal_constraints['probe-cadence'].cadence_ticks = 'two';
     }),
     address: 'temporal_constraints.probe-cadence.cadence_ticks',
-    message: /expected an integer >= 1 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
+    message: /expected an integer from 1 to 1000000000 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
   },
   'scenario.key-unknown': {
     text: portalProbeWith((doc) => {
@@ -127,6 +127,28 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: POLICY_ADDRESS,
     message: /needs exactly one cadence constraint .*found 2 \(probe-cadence, second-cadence\)/,
   },
+  'participant.autonomous-execution-strategy-invalid': {
+    text: portalProbeWith((doc) => {
+      policy(doc).selection_strategy = 'weighted';
+    }),
+    address: POLICY_ADDRESS,
+    message: /selection_strategy is "weighted", but a participant-autonomous-execution\/v1 policy selects its actions as "ordered_cycle"/,
+  },
+  'participant.autonomous-progression-clock-mismatch': {
+    text: portalProbeWith((doc) => {
+      doc.clocks['other-clock'] = { description: 'a second clock' };
+      doc.time_progression_policies['exercise-stepping'].clock_ref = 'other-clock';
+    }),
+    address: POLICY_ADDRESS,
+    message: /time progression policy "exercise-stepping" advances clock "other-clock" but the policy runs on "exercise-clock"/,
+  },
+  'participant.tool-affordance-tool-unresolved': {
+    text: portalProbeWith((doc) => {
+      affordance(doc).tool_ref = 'portal-clinet';
+    }),
+    address: 'behavior_specifications.participant-behavior.tool_affordances.portal-client.tool_ref',
+    message: /tool_ref "portal-clinet" does not reference a declared scenario content identity \(declared: .*portal-client/,
+  },
 };
 
 describe('one authoring mistake per diagnostic code', () => {
@@ -142,6 +164,47 @@ describe('one authoring mistake per diagnostic code', () => {
     expect(found[0]?.address).toBe(address);
     expect(found[0]?.message).toMatch(message);
     expect(result.ok).toBe(found[0]?.severity === 'warning');
+  });
+});
+
+describe('the v1 policy and top level as RAES 3.3 accepts them', () => {
+  it('loads the example, which declares time_domains, progression_policy_ref and selection_strategy', () => {
+    const result = loadScenario(portalProbeWith(() => undefined));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it('refuses a v1 policy without progression_policy_ref, as RAES does, naming the field to set', () => {
+    const result = loadScenario(
+      portalProbeWith((doc) => {
+        delete policy(doc).progression_policy_ref;
+      }),
+    );
+    const found = result.diagnostics.filter((d) => d.code === 'participant.autonomous-execution-incomplete');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.address).toBe(POLICY_ADDRESS);
+    expect(found[0]?.message).toMatch(/set behavior_specifications\.participant-behavior\.autonomous_execution\.progression_policy_ref/);
+    expect(result.ok).toBe(false);
+  });
+
+  it('refuses a progression_policy_ref that names no time progression policy', () => {
+    const result = loadScenario(
+      portalProbeWith((doc) => {
+        policy(doc).progression_policy_ref = 'exercise-steping';
+      }),
+    );
+    const found = result.diagnostics.filter((d) => d.code === 'scenario.reference-unresolved');
+    expect(found.map((d) => d.address)).toEqual(['behavior_specifications.participant-behavior.autonomous_execution.progression_policy_ref']);
+    expect(found[0]?.message).toMatch(/names time progression policy "exercise-steping".*declared: exercise-stepping/);
+  });
+
+  it('accepts a section-qualified tool_ref to declared content', () => {
+    const result = loadScenario(
+      portalProbeWith((doc) => {
+        affordance(doc).tool_ref = 'content.portal-client';
+      }),
+    );
+    expect(result.diagnostics).toEqual([]);
   });
 });
 

@@ -1,0 +1,123 @@
+import { invocationHistory, type ActionResult, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
+import { activeInvocation, admitted, completed, dispatched, indeterminate, outerResult, request, returned, withheld } from './fixtures';
+
+/**
+ * RAES's RUN-306 lifecycle rules for behavior history events, which its JSON schema cannot express,
+ * written from the rule text of RAES's participant-behavior contract:
+ * - lifecycle fields other than lifecycle_phase require lifecycle_phase;
+ * - lifecycle_phase requires phase_realization, one of RAES's realization modes;
+ * - admission_disposition goes with selection_or_admission only, and that phase requires it;
+ * - operation_state and operation_ref go with execution_attempt only;
+ * - each event type allows only its phases.
+ */
+const PHASE_REALIZATIONS = ['observed', 'runtime_mediated', 'externally_supplied', 'opaque', 'unknown', 'not_applicable', 'unsupported'];
+const PHASES_BY_EVENT_TYPE: Record<string, readonly string[]> = {
+  action_attempted: ['intent_or_proposal', 'selection_or_admission', 'execution_attempt'],
+  state_transition_recorded: ['state_update_commit'],
+  observation_emitted: ['observation_emission'],
+};
+
+const lifecycleViolations = (event: Record<string, unknown>): string[] => {
+  const phase = event['lifecycle_phase'] ?? null;
+  const realization = event['phase_realization'] ?? null;
+  const admission = event['admission_disposition'] ?? null;
+  const operationRef = event['operation_ref'] ?? null;
+  const operationState = event['operation_state'] ?? null;
+  const found: string[] = [];
+  if (phase === null) {
+    if ([realization, admission, operationRef, operationState].some((v) => v !== null)) found.push('lifecycle fields require lifecycle_phase');
+    return found;
+  }
+  if (realization === null) found.push('lifecycle_phase requires phase_realization');
+  else if (!PHASE_REALIZATIONS.includes(String(realization))) found.push(`phase_realization ${String(realization)} is not supported`);
+  if (phase === 'selection_or_admission' && admission === null) found.push('selection_or_admission requires admission_disposition');
+  if (phase !== 'selection_or_admission' && admission !== null) found.push('admission_disposition requires selection_or_admission');
+  if (phase !== 'execution_attempt' && operationState !== null) found.push('operation_state requires execution_attempt');
+  if (phase !== 'execution_attempt' && operationRef !== null) found.push('operation_ref requires execution_attempt');
+  const allowed = PHASES_BY_EVENT_TYPE[String(event['event_type'])];
+  if (allowed !== undefined && !allowed.includes(String(phase))) found.push(`${String(event['event_type'])} does not allow lifecycle_phase ${String(phase)}`);
+  return found;
+};
+
+const history = invocationHistory([
+  ...activeInvocation(),
+  admitted(1, request('call-1')),
+  admitted(2, request('call-2')),
+  dispatched(2),
+  indeterminate(2, 'timeout'),
+  admitted(3, request('call-3')),
+  dispatched(3),
+  completed(3),
+  withheld(1, 'cancelled'),
+  returned,
+]);
+
+const asRecord = (event: BehaviorHistoryEvent): Record<string, unknown> => event as unknown as Record<string, unknown>;
+
+describe('behavior history under RAES RUN-306 lifecycle rules', () => {
+  it('renders the tool-action triples and the outer triple', () => {
+    expect(history).toHaveLength(12);
+  });
+
+  it('breaks none of the rules on any event', () => {
+    expect(history.map((event) => lifecycleViolations(asRecord(event)))).toEqual(history.map(() => []));
+  });
+
+  it('marks tool-action events runtime-mediated and the outer result as supplied by the participant', () => {
+    const tool = history.filter((e) => e.invocation_tool_context !== undefined);
+    const outer = history.filter((e) => e.invocation_tool_context === undefined);
+    expect(new Set(tool.map((e) => e.phase_realization))).toEqual(new Set(['runtime_mediated']));
+    expect(outer.map((e) => [e.lifecycle_phase, e.phase_realization])).toEqual([
+      ['execution_attempt', 'runtime_mediated'],
+      ['state_update_commit', 'runtime_mediated'],
+      ['observation_emission', 'externally_supplied'],
+    ]);
+  });
+
+  it('the check refuses an event that carries lifecycle_phase without phase_realization, as RAES does', () => {
+    const [first] = history;
+    const stripped: Record<string, unknown> = { ...asRecord(first as BehaviorHistoryEvent) };
+    delete stripped['phase_realization'];
+    expect(lifecycleViolations(stripped)).toEqual(['lifecycle_phase requires phase_realization']);
+  });
+});
+
+const outerObservation = (events: readonly BehaviorHistoryEvent[]): ActionResult => {
+  const observed = events.filter((e) => e.invocation_tool_context === undefined && e.event_type === 'observation_emitted');
+  expect(observed).toHaveLength(1);
+  return observed[0]?.action_result as ActionResult;
+};
+
+describe('precondition results on the outer action result, which RAES requires of participant action results', () => {
+  it('states the engine-verified precondition, scoped to the result, when the participant stated none', () => {
+    const result = outerObservation(history);
+    expect(result.preconditions).toEqual([
+      {
+        precondition_id: 'invocation-active',
+        precondition_class: 'realization',
+        status: 'satisfied',
+        participant_address: result.participant_address,
+        episode_id: result.episode_id,
+        action_contract_address: result.action_contract_address,
+        observation_point: result.observation_point,
+      },
+    ]);
+  });
+
+  it('keeps the precondition results the participant returned', () => {
+    const base = outerResult();
+    const stated = [
+      {
+        precondition_id: 'portal-reachable',
+        precondition_class: 'target' as const,
+        status: 'satisfied' as const,
+        participant_address: base.participant_address,
+        episode_id: base.episode_id,
+        action_contract_address: base.action_contract_address,
+        observation_point: base.observation_point,
+      },
+    ];
+    const closed: InvocationEvent = { ...returned, action_result: { ...base, preconditions: stated } } as InvocationEvent;
+    expect(outerObservation(invocationHistory([...activeInvocation(), closed])).preconditions).toEqual(stated);
+  });
+});
