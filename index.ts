@@ -10,9 +10,6 @@ export { createEngine, EngineNotCreated, type CreateEngineOptions, type Engine }
 export {
   HarnessRuntime,
   PlainRuntime,
-  RemoteInvocationPort,
-  RemotePortRefused,
-  RemotePortServer,
   RuntimeManager,
   RegistrationRefused,
   toolActionRequestFor,
@@ -29,7 +26,8 @@ export {
   type RuntimeManagerOptions,
   type RuntimeProgress,
   type SettleReceipt,
-} from './adapters/runtime';
+} from './domain/application';
+export { RemoteInvocationPort, RemotePortRefused, RemotePortServer } from './adapters/http';
 export type { ActionResult, InvocationPortValues, RefusalCode, ToolActionRequest } from './domain/invocation';
 
 // MCP: the admitted client wrapper, the SDK-shaped drop-in, the gateway.

@@ -17,7 +17,7 @@ import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-even
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
 import { ProjectionRunner, type Projection } from '../projections/runner';
 import { participantHistoryProjection, storedHistory, type HistoryFilter } from '../projections/participant-history';
-import { openViewsDatabase } from '../projections/views-database';
+import { openViewsDatabase } from '../adapters/views/views-database';
 import { elapsedMs } from './support/stats';
 import { printTable } from './support/table';
 

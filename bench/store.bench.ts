@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventToAppend } from '../adapters/event-store/port';
+import type { EventToAppend } from '../domain/ports/event-store';
 import { openSqliteEventStore, type SqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
 import { measureFsyncLatency } from './support/fsync-baseline';
 import { measureSqliteCommitLatency } from './support/sqlite-baseline';

@@ -5,7 +5,6 @@ import type { Projection } from './runner';
 import { schedulersProjection } from './schedulers';
 
 export * from './runner';
-export * from './views-database';
 export * from './open-invocations';
 export * from './operations';
 export * from './participant-history';

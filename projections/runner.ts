@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { describeError, type EventStore, type RecordedEvent } from '../adapters/event-store/port';
+import type { EventStore, RecordedEvent } from '../domain/ports/event-store';
+import { describeError } from '../domain/ports/storage-failure';
 
 /**
  * Projections keep read models in their own SQLite database (the views database), whatever the event

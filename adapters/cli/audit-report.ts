@@ -11,7 +11,7 @@ import {
   type HistoryFilter,
   type SchedulerStatus,
 } from '../../projections';
-import { invocationAggregate } from '../runtime';
+import { invocationAggregate } from '../../domain/application';
 import { fail, type Built } from './engine';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';

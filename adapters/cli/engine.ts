@@ -1,11 +1,13 @@
 import type { ManifestDocument } from '../../domain/manifest';
 import type { CompiledScenario } from '../../domain/scenario';
 import type { SchedulerState } from '../../domain/scheduler';
-import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RemotePortServer, type RuntimeProgress } from '../runtime';
+import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RuntimeProgress } from '../../domain/application';
+import type { RemotePortServer } from '../http';
 import { formatDiagnostics, loadEngineInputs } from './inputs';
 import { EXIT_INVALID, EXIT_USAGE } from './io';
 import { unreachableStore } from './store-reachable';
 import { openWorkspace, readJob, type Job, type StoreFlags, type Workspace } from './workspace';
+import { openInvocationsIndex } from '../views/open-invocations-index';
 
 /** Builds the runtime manager the CLI commands share, and the operator's view of it. */
 
@@ -31,7 +33,7 @@ export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
       manifest: inputs.manifest,
       runtime: inputs.runtime,
       store: inputs.workspace.store,
-      views: inputs.workspace.views,
+      openInvocations: openInvocationsIndex(inputs.workspace.store, inputs.workspace.views),
       episodeId: inputs.episodeId,
       clock: () => new Date(),
       ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),

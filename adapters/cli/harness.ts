@@ -1,6 +1,6 @@
-import { HarnessRuntime, type ParticipantRuntime, type RemotePortServer } from '../runtime';
-import type { AffordanceBinding } from '../../domain/invocation/admission-context';
+import { HarnessRuntime } from '../../domain/application';
 import type { HarnessSpec } from './harness-spec';
+import type { HarnessOptions, StartedHarness } from './harness-types';
 import { startPluginHarness } from './plugin-harnesses';
 import type { ToolCallOutcome } from '../../examples/harness/call-tool';
 import { scriptedHarness } from '../../examples/harness/scripted-harness';
@@ -18,23 +18,6 @@ import { toolTail } from './format';
 
 export type HarnessKind = 'scripted' | 'mcp';
 export const HARNESS_KINDS: readonly HarnessKind[] = ['scripted', 'mcp'];
-
-export interface StartedHarness {
-  readonly runtime: ParticipantRuntime;
-  /** The remote port server the manager grants each port on (the command harness). */
-  readonly remotePorts?: RemotePortServer;
-  /** Stops the MCP server and the portal; nothing of the harness runs after it resolves. */
-  close(): Promise<void>;
-}
-
-export interface HarnessOptions {
-  /** One line per tool call as the harness saw it (identities and outcomes only). */
-  readonly onCall: (line: string) => void;
-  /** Scripted harness: how long each tool call runs. */
-  readonly toolDelayMs?: number;
-  /** The scenario's affordance bindings: the gateway lists only the tools afforded to the participant. */
-  readonly bindings?: readonly AffordanceBinding[];
-}
 
 /** DEMO_SCRIPT's attempt 3 probe is the server's fourth probe_login call; it outlives the 500 ms timeout. */
 const SLOW_PROBE = { call: 4, delayMs: 3_000 } as const;
@@ -101,3 +84,5 @@ export const startHarness = async (spec: HarnessKind | HarnessSpec, options: Har
     },
   };
 };
+
+export type { HarnessOptions, StartedHarness };

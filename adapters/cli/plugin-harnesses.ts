@@ -1,7 +1,7 @@
 import { startCommandHarness } from '../harness/command-harness';
 import { loadModuleHarness, ModuleHarnessInvalid } from '../harness/module-harness';
 import { loadGatewayConfig, startGatewayRuntime } from '../mcp/gateway';
-import type { HarnessOptions, StartedHarness } from './harness';
+import type { HarnessOptions, StartedHarness } from './harness-types';
 import type { HarnessSpec } from './harness-spec';
 import { EXIT_USAGE } from './io';
 import { invocationLabel, toolTail } from './format';

@@ -1,5 +1,5 @@
-import type { RuntimeProgress } from '../runtime';
-import { parentOperationOf } from '../runtime/operations';
+import type { RuntimeProgress } from '../../domain/application';
+import { parentOperationOf } from '../../domain/application/operations';
 import { invocationLabel, invocationOfAction, lastSegment, shortToolCall, toolTail } from './format';
 
 /** One progress line per engine step, for people watching a run; identities and outcomes only. */

@@ -5,7 +5,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { openEventStore, parseEventStoreSettings, type EventStore, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
-import { openViewsDatabase } from '../../projections/views-database';
+import { openViewsDatabase } from '../views/views-database';
 import { describeValidationErrors } from '../../domain/invocation';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';

@@ -1,12 +1,5 @@
-import {
-  passesFilter,
-  type CheckpointStore,
-  type ReadAllOptions,
-  type ReadResult,
-  type SubscribeOptions,
-  type Subscription,
-  type SubscriptionEnded,
-} from './port';
+import type { CheckpointStore, ReadAllOptions, ReadResult, SubscribeOptions, Subscription, SubscriptionEnded } from '../../domain/ports/event-store';
+import { passesFilter } from './event-filter';
 
 /** What a store that reads its own global log gives a catch-up subscription (memory, SQLite). */
 export type CatchUpSource = {

@@ -1,4 +1,4 @@
-import type { CurrentRevision, ExpectedRevision } from './port';
+import type { CurrentRevision, ExpectedRevision } from '../../domain/ports/event-store';
 
 /**
  * Whether a stream at `current` satisfies `expected`. Shared by the stores that check revisions

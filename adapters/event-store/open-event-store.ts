@@ -1,7 +1,7 @@
 import type { EventStoreConfig } from './config';
 import { openEventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { MemoryEventStore } from './memory/memory-event-store';
-import type { EventStore, StorageFailure } from './port';
+import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
 import { openPostgresEventStore } from './postgres/postgres-event-store';
 import { openSqliteEventStore } from './sqlite/sqlite-event-store';
 

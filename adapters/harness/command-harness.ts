@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { HarnessRuntime, type ParticipantRuntime } from '../runtime/participant-runtime';
-import type { AttachedPort } from '../runtime/runtime-manager';
-import { RemotePortServer } from '../runtime/remote/remote-port-server';
+import { HarnessRuntime, type ParticipantRuntime } from '../../domain/application/participant-runtime';
+import type { AttachedPort } from '../../domain/application/runtime-manager';
+import { RemotePortServer } from '../http/remote-port-server';
 import { outerResultOf } from './outer-result';
 
 /**

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { HarnessRuntime, type Harness, type ParticipantRuntime } from '../runtime/participant-runtime';
+import { HarnessRuntime, type Harness, type ParticipantRuntime } from '../../domain/application/participant-runtime';
 
 /**
  * `run --harness module:<file>`: the user's JavaScript or TypeScript module (TS through tsx). It exports one of:

@@ -1,4 +1,4 @@
-import type { OuterActionRequest } from '../runtime/participant-runtime';
+import type { OuterActionRequest } from '../../domain/application/participant-runtime';
 
 /**
  * The outer ParticipantActionResultModel of an invocation whose harness is another program (an agent

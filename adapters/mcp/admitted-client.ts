@@ -1,6 +1,6 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { InvocationToolActionPort } from '../runtime/port';
+import type { InvocationToolActionPort } from '../../domain/ports/invocation-port';
 import { AdmittedToolClient, type AdmittedToolCall, type AdmittedToolClientOptions, type ListedTools, type ListToolsParams, type McpToolCaller } from './admitted-tool-client';
 import type { ToolMapping } from './tool-mapping';
 

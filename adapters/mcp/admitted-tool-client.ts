@@ -4,7 +4,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { CallToolResultSchema, type CallToolResult, type ListToolsRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import type { ActionResult, InvocationPortValues, ToolActionRequest } from '../../domain/invocation';
-import type { InvocationToolActionPort } from '../runtime/port';
+import type { InvocationToolActionPort } from '../../domain/ports/invocation-port';
 import { notSentReasonOf, settlementOfError, settlementOfResult, type CallSettlement, type NotSentReason } from './call-outcome';
 import { refusedToolResult, unknownEffectsToolResult, type ToolCallRefusalCode } from './tool-errors';
 import { relationOf, toolActionRequestFor, type ToolMapping, type ToolRelation } from './tool-mapping';

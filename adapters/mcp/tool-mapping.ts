@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/Either';
-import { toolActionRequestFor } from '../runtime/tool-action-request';
+import { toolActionRequestFor } from '../../domain/application/tool-action-request';
 
 /**
  * The harness's declared mapping from an MCP tool name to the compiled relation its calls use. A tool

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type Harness, type InvocationToolActionPort } from '../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type Harness, type InvocationToolActionPort } from '../../domain/application';
 import type { SqliteEventStore } from '../../adapters/event-store';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
-import { HarnessRuntime, RuntimeManager } from '../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { startPostgresServer } from '../../specs/adapters/event-store/postgres/support/postgres-server';
 import type { FigureResult } from '../support/figure';
 import { measureRawPostgresActions, RAW_TABLE_SQL } from '../support/postgres-baseline';

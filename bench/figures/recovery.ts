@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { HarnessRuntime, RuntimeManager } from '../../adapters/runtime';
-import { openInvocationsIndex } from '../../adapters/runtime/open-invocations-index';
+import { HarnessRuntime, RuntimeManager } from '../../domain/application';
+import { openInvocationsIndex } from '../../adapters/views/open-invocations-index';
 import { fillStore } from '../replay.bench';
 import type { FigureResult, FigureRow } from '../support/figure';
 import { progress } from '../support/progress';
@@ -109,7 +109,7 @@ const interruptInvocations = async (eventsPath: string, viewsPath: string, open:
       return outerResult(request);
     }),
     store,
-    views,
+    openInvocations: openInvocationsIndex(store, views),
     episodeId: 'episode-bench',
     clock: steppingClock(),
     onProgress: (event) => {
@@ -150,7 +150,7 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
     manifest,
     runtime: new HarnessRuntime(async (request) => outerResult(request)),
     store,
-    views,
+    openInvocations: openInvocationsIndex(store, views),
     episodeId: 'episode-bench',
     clock: steppingClock(Date.parse('2026-04-12T10:00:00Z')),
   });

@@ -1,4 +1,4 @@
-import { toolActionRequestFor, type InvocationToolActionPort } from '../../adapters/runtime';
+import { toolActionRequestFor, type InvocationToolActionPort } from '../../domain/application';
 
 /**
  * The seed's `call_tool`: admit the call and dispatch it (one port call, admitAndDispatch), run the tool

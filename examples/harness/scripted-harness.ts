@@ -1,4 +1,4 @@
-import type { Harness, InvocationToolActionPort, OuterActionRequest } from '../../adapters/runtime';
+import type { Harness, InvocationToolActionPort, OuterActionRequest } from '../../domain/application';
 import { callTool, ToolTimeout, type ToolBinding, type ToolCallOutcome } from './call-tool';
 
 /**

@@ -1,4 +1,4 @@
-import type { Harness, OuterActionRequest, ParticipantSnapshot } from '../../adapters/runtime';
+import type { Harness, OuterActionRequest, ParticipantSnapshot } from '../../domain/application';
 import { AdmittedToolClient, type AdmittedToolCall, type McpToolCaller, type ToolMapping } from '../../adapters/mcp';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLeft } from 'fp-ts/Either';
 import { decodeToolMapping, type ToolMapping } from '../../adapters/mcp';
-import { HarnessRuntime, RuntimeManager, type RuntimeProgress } from '../../adapters/runtime';
+import { HarnessRuntime, RuntimeManager, type RuntimeProgress } from '../../domain/application';
 import type { EventStore } from '../../adapters/event-store';
 import { loadManifestDocument, type ManifestDocument } from '../../domain/manifest';
 import { loadScenario, type CompiledScenario } from '../../domain/scenario';

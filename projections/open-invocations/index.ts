@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { RecordedEvent } from '../../adapters/event-store/port';
+import type { RecordedEvent } from '../../domain/ports/event-store';
 import { toolActionInstanceId } from '../../domain/addresses';
 import {
   evolveInterrupted,

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { RecordedEvent } from '../../adapters/event-store/port';
+import type { RecordedEvent } from '../../domain/ports/event-store';
+import type { OperationKind } from '../../domain/operations';
 import type { Projection } from '../runner';
-import { asInvocationEvent, asSchedulerEvent } from '../stored-events';
+import { asInvocationEvent, asSchedulerEvent } from '../../domain/stored-events';
 
 /**
  * Operations (SPEC.md section 6): each outer scheduler attempt is an operation (its id is the outer
@@ -11,7 +12,6 @@ import { asInvocationEvent, asSchedulerEvent } from '../stored-events';
 
 export const OPERATIONS_TABLE = 'operations';
 
-export type OperationKind = 'outer_action' | 'tool_action';
 export type OuterOperationState = 'scheduled' | 'opened' | 'dispatched' | 'settled';
 export type ToolOperationState = 'admitted' | 'dispatched' | 'settled';
 
@@ -200,3 +200,5 @@ export const operationsProjection: Projection = {
     if (!applyInvocationEvent(views, event)) applySchedulerEvent(views, event);
   },
 };
+
+export type { OperationKind };

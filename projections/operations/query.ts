@@ -1,35 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { OPERATIONS_TABLE, type OperationKind, type OperationRow } from './projection';
-
-export const OPERATION_DOMAIN = 'participant-invocation-tool-actions/v1';
-
-/**
- * An operation's status: raes/schemas/operation-status-v1.json's fields, extended by
- * schemas/invocation-operation-status-v1.json with what the operation is, its parent and its settlement.
- */
-export interface OperationStatus {
-  readonly schema_version: 'runtime-operation/v1';
-  readonly operation_id: string;
-  readonly domain: string;
-  /** outer: scheduled | opened | dispatched | settled; tool action: admitted | dispatched | settled. */
-  readonly state: string;
-  readonly submitted_at: string;
-  readonly updated_at: string;
-  readonly diagnostics?: readonly { readonly reason: string }[];
-  readonly operation_kind: OperationKind;
-  readonly parent_operation_id: string | null;
-  /** outer: returned | threw | invalid_result; tool action: completed | withheld | indeterminate. */
-  readonly settlement: string | null;
-  readonly participant_address: string | null;
-  readonly episode_id: string | null;
-  readonly action_contract_address: string | null;
-  readonly tool_call_id: string | null;
-  readonly admission_ordinal: number | null;
-  /** Outer only: how the scheduler counted the attempt (succeeded | failed | consumed). */
-  readonly attempt_outcome: string | null;
-  /** Tool actions settled indeterminate, once an operator resolved them. */
-  readonly resolution: { readonly effect: string; readonly evidence_ref: string; readonly resolved_at: string } | null;
-}
+import { OPERATION_DOMAIN, type OperationKind, type OperationStatus } from '../../domain/operations';
+import { OPERATIONS_TABLE, type OperationRow } from './projection';
 
 const toStatus = (row: OperationRow): OperationStatus => {
   const status: OperationStatus = {
@@ -74,3 +45,5 @@ export const childOperations = (views: Database, parentOperationId: string): rea
     .all(parentOperationId) as OperationRow[];
   return rows.map(toStatus);
 };
+
+export { OPERATION_DOMAIN, type OperationStatus };

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { EventStore } from '../../adapters/event-store/port';
+import type { EventStore } from '../../domain/ports/event-store';
 import type { BehaviorHistoryEvent, InvocationToolContext } from '../../domain/invocation';
 import { readProjectionCheckpoint } from '../runner';
 import { HISTORY_TABLE, participantHistoryProjection } from './projection';

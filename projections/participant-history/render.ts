@@ -1,5 +1,5 @@
-import type { EventStore } from '../../adapters/event-store/port';
-import { describeError } from '../../adapters/event-store/port';
+import type { EventStore } from '../../domain/ports/event-store';
+import { describeError } from '../../domain/ports/storage-failure';
 import { foldInvocationEvents, invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../domain/invocation';
 import { invocationStream } from '../../domain/streams';
 

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { StopReason } from '../../domain/scheduler';
 import { SCHEDULER_STREAM_PREFIX } from '../../domain/streams';
 import type { Projection } from '../runner';
-import { asSchedulerEvent } from '../stored-events';
+import { asSchedulerEvent } from '../../domain/stored-events';
 
 /**
  * Schedulers, one per policy and participant: running or stopped, with the action that stopped it and

@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import type { RecordedEvent } from '../../adapters/event-store/port';
+import type { RecordedEvent } from '../../domain/ports/event-store';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner, type Projection } from '../../projections/runner';
-import { openViewsDatabase } from '../../projections/views-database';
+import { openViewsDatabase } from '../../adapters/views/views-database';
 import { openViews, STORES } from './support/stores';
 import { participant, runReturningInvocation } from './support/world';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { RuntimeProgress } from '../../runtime';
+import type { RuntimeProgress } from '../../../domain/application';
 import { openOperatorEngine } from '../engine';
 import { invocationLabel, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import { buildAuditReport, type AuditReport } from '../audit-report';
 import { formatAudit } from './audit';
-import type { RuntimeProgress } from '../../runtime';
+import type { RuntimeProgress } from '../../../domain/application';
 import { buildManager, fail, scheduledPairs, summarizeScheduler, type Built, type SchedulerSummary } from '../engine';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, toolTail } from '../format';
 import { startHarness, type HarnessKind } from '../harness';

@@ -1,5 +1,6 @@
 import { WrongExpectedVersionError, type AppendResult as EsdbAppendResult } from '@eventstore/db-client';
-import { describeError, storageFailure, type ExpectedRevision, type StorageFailure, type VersionConflict } from '../port';
+import type { ExpectedRevision, StorageFailure, VersionConflict } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 
 /**
  * The one place client errors become port results: a wrong expected version is a conflict the

@@ -1,5 +1,6 @@
 import { BACKWARDS, END, StreamNotFoundError, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
-import { describeError, storageFailure, type CheckpointCommitted, type CheckpointRead, type CheckpointStore } from '../port';
+import type { CheckpointCommitted, CheckpointRead, CheckpointStore } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 
 /** Streams holding checkpoints; the store's reads and subscriptions skip them. */
 export const CHECKPOINT_STREAM_PREFIX = 'raes-checkpoint-';

@@ -13,25 +13,9 @@ import {
   type JSONType,
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import {
-  describeError,
-  passesFilter,
-  storageFailure,
-  type AppendOptions,
-  type AppendResult,
-  type EventFilter,
-  type EventStore,
-  type EventToAppend,
-  type JsonObject,
-  type JsonValue,
-  type ReadAllOptions,
-  type ReadResult,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-  type SubscriptionEnded,
-} from '../port';
+import type { AppendOptions, AppendResult, EventFilter, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
+import { passesFilter } from '../event-filter';
 import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
 import { toEsdbEventId } from './event-ids';
 import { CHECKPOINT_STREAM_PREFIX, EventStoreDbCheckpointStore } from './eventstoredb-checkpoint-store';

@@ -1,5 +1,5 @@
 import { ANY, NO_STREAM, STREAM_EXISTS, type AppendExpectedRevision } from '@eventstore/db-client';
-import type { ExpectedRevision } from '../port';
+import type { ExpectedRevision } from '../../../domain/ports/event-store';
 
 /** The one place the port's expected revision becomes the client's. */
 export const toEsdbExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision => {

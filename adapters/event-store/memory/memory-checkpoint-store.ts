@@ -1,4 +1,4 @@
-import { type CheckpointCommitted, type CheckpointRead, type CheckpointStore } from '../port';
+import { type CheckpointCommitted, type CheckpointRead, type CheckpointStore } from '../../../domain/ports/event-store';
 
 /** Checkpoints in a map; `apply` and the write happen in one synchronous step, so they cannot part. */
 export class MemoryCheckpointStore implements CheckpointStore {

@@ -13,7 +13,7 @@ import type {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-} from '../port';
+} from '../../../domain/ports/event-store';
 import { MemoryCheckpointStore } from './memory-checkpoint-store';
 
 type MemoryStream = { readonly events: RecordedEvent[] };

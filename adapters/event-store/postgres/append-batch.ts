@@ -1,6 +1,6 @@
 import type { PoolClient, QueryResult } from 'pg';
 import { reappendStartRevision, satisfiesExpectedRevision } from '../expected-revision';
-import type { AppendOptions, AppendResult, CurrentRevision, EventToAppend } from '../port';
+import type { AppendOptions, AppendResult, CurrentRevision, EventToAppend } from '../../../domain/ports/event-store';
 import { APPENDED_CHANNEL } from './schema';
 
 /** One caller's append, waiting in the store's queue. */

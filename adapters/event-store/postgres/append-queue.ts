@@ -1,4 +1,4 @@
-import type { AppendResult } from '../port';
+import type { AppendResult } from '../../../domain/ports/event-store';
 import type { BatchResult, PendingAppend } from './append-batch';
 
 type Queued = PendingAppend & { readonly resolve: (result: AppendResult) => void };

@@ -1,4 +1,4 @@
-import { describeError } from '../port';
+import { describeError } from '../../../domain/ports/storage-failure';
 
 /** Where the store connects, for messages: host, port and database, never the password. */
 export const describeServer = (connectionString: string): string => {

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { storageFailure, type CheckpointCommitted, type CheckpointRead, type CheckpointStore } from '../port';
+import type { CheckpointCommitted, CheckpointRead, CheckpointStore } from '../../../domain/ports/event-store';
+import { storageFailure } from '../../../domain/ports/storage-failure';
 import { describePgError } from './errors';
 
 const UPSERT_CHECKPOINT =

@@ -1,19 +1,7 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import {
-  storageFailure,
-  type AppendOptions,
-  type AppendResult,
-  type CurrentRevision,
-  type EventStore,
-  type EventToAppend,
-  type ReadAllOptions,
-  type ReadResult,
-  type ReadStreamOptions,
-  type SubscribeOptions,
-  type StorageFailure,
-  type Subscription,
-} from '../port';
+import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
+import { storageFailure } from '../../../domain/ports/storage-failure';
 import { AppendListener } from './append-listener';
 import { appendBatchInTransaction, type PendingAppend } from './append-batch';
 import { AppendQueue, type BatchWriter } from './append-queue';

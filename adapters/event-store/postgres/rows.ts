@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, RecordedEvent } from '../port';
+import type { JsonObject, JsonValue, RecordedEvent } from '../../../domain/ports/event-store';
 
 /** A row of raes_events as pg returns it: bigint columns come as decimal text. */
 export type EventRow = {

@@ -1,4 +1,5 @@
-import { describeError, storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision, type StorageFailure } from '../port';
+import type { AppendResult, EventToAppend, ExpectedRevision, StorageFailure } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import {
   APPENDED,
   CONFLICT,

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AppendResult, EventToAppend, ExpectedRevision } from '../port';
+import type { AppendResult, EventToAppend, ExpectedRevision } from '../../../domain/ports/event-store';
 import { AppendBatchWriter, type AppendRequest } from './append-batch';
 import { settleAppends, toAppendRequest, type AppendWriter, type PendingAppend } from './append-queue';
 

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { describeError, storageFailure, type CheckpointCommitted, type CheckpointRead, type CheckpointStore } from '../port';
+import type { CheckpointCommitted, CheckpointRead, CheckpointStore } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 
 /**
  * Checkpoints in the event store's own database. `commit` runs `apply` and the checkpoint upsert in one

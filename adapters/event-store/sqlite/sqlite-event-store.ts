@@ -2,23 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import {
-  describeError,
-  storageFailure,
-  type AppendOptions,
-  type AppendResult,
-  type EventStore,
-  type EventToAppend,
-  type JsonObject,
-  type JsonValue,
-  type ReadAllOptions,
-  type ReadResult,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type StorageFailure,
-  type SubscribeOptions,
-  type Subscription,
-} from '../port';
+import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
+import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import type { AppendWriter } from './append-queue';
 import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';

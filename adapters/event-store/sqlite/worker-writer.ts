@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { storageFailure, type AppendResult, type EventToAppend, type ExpectedRevision } from '../port';
+import type { AppendResult, EventToAppend, ExpectedRevision } from '../../../domain/ports/event-store';
+import { storageFailure } from '../../../domain/ports/storage-failure';
 import type { FlatAppends } from './append-batch';
 import { encodeAppend, settleFlatAppends, type AppendWriter, type PendingAppend } from './append-queue';
 

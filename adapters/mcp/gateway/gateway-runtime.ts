@@ -1,6 +1,6 @@
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
 import { outerResultOf } from '../../harness/outer-result';
-import { HarnessRuntime, type ParticipantRuntime } from '../../runtime/participant-runtime';
+import { HarnessRuntime, type ParticipantRuntime } from '../../../domain/application/participant-runtime';
 import type { AdmissionMeta } from '../admitted-client';
 import { runAgent, type AgentExit } from './agent-process';
 import type { GatewayConfig } from './gateway-config';

@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
-import type { InvocationToolActionPort } from '../../runtime/port';
+import type { InvocationToolActionPort } from '../../../domain/ports/invocation-port';
 import { admissionMetaOf, TOOL_CALL_ID_META_KEY, withAdmissionMeta, type AdmissionMeta } from '../admitted-client';
 import { AdmittedToolClient } from '../admitted-tool-client';
 import type { ToolMapping, ToolRelation } from '../tool-mapping';

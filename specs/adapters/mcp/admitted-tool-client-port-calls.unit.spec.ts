@@ -1,5 +1,5 @@
 import { AdmittedToolClient, type McpToolCaller, type ToolMapping } from '../../../adapters/mcp';
-import type { AdmitAndDispatchResult, AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from '../../../adapters/runtime';
+import type { AdmitAndDispatchResult, AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from '../../../domain/application';
 
 /**
  * Which port calls AdmittedToolClient makes: admitAndDispatch (one durable append) when the call has no

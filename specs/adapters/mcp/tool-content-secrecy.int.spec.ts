@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../../../adapters/event-store';
-import { ALL_PROJECTIONS, openViewsDatabase, ProjectionRunner } from '../../../projections';
+import { ALL_PROJECTIONS, ProjectionRunner } from '../../../projections';
+import { openViewsDatabase } from '../../../adapters/views';
 import { connectStdio, type StdioConnection } from '../../../examples/mcp/connect';
 import { FIRST_INVOCATION, openPortalWorld, textOf } from './support/portal-world';
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { EventStore } from '../../../adapters/event-store/port';
+import type { EventStore } from '../../../domain/ports/event-store';
 import { invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
 import {
   participantHistoryProjection,

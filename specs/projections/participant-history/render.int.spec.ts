@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { openSqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
-import type { EventStore } from '../../../adapters/event-store/port';
+import type { EventStore } from '../../../domain/ports/event-store';
 import {
   participantHistoryProjection,
   participantHistoryView,

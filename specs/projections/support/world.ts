@@ -21,7 +21,7 @@ import {
 } from '../../../domain/invocation';
 import { schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../../../domain/scheduler';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
-import type { EventStore, JsonValue } from '../../../adapters/event-store/port';
+import type { EventStore, JsonValue } from '../../../domain/ports/event-store';
 
 /**
  * Drives the real invocation and scheduler deciders and appends what they decide to a real store, so

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPostgresEventStore } from '../../../../adapters/event-store/postgres/postgres-event-store';
-import type { ReadResult, RecordedEvent } from '../../../../adapters/event-store/port';
+import type { ReadResult, RecordedEvent } from '../../../../domain/ports/event-store';
 import { makeTempDir, type TempDir } from '../support/temp-dir';
 import { waitFor } from '../support/wait-for';
 import { startPostgresServer, type PostgresServer } from './support/postgres-server';

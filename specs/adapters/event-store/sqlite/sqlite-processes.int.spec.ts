@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordedEvent } from '../../../../adapters/event-store/port';
+import type { RecordedEvent } from '../../../../domain/ports/event-store';
 import { makeTempDir, type TempDir } from '../support/temp-dir';
 import { waitFor } from '../support/wait-for';
 import { openSqliteOrThrow } from './open-sqlite';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { AppendResult, EventToAppend } from '../../../../adapters/event-store/port';
+import type { AppendResult, EventToAppend } from '../../../../domain/ports/event-store';
 import { openSqliteEventStore } from '../../../../adapters/event-store/sqlite/sqlite-event-store';
 import { makeTempDir, type TempDir } from '../support/temp-dir';
 import { openSqliteOrThrow } from './open-sqlite';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent } from '../../../../adapters/event-store/port';
+import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent } from '../../../../domain/ports/event-store';
 import { waitFor } from './wait-for';
 
 /** How a contract run gets a store: `reopen` gives a new store over the same data, as after a restart. */

@@ -1,5 +1,5 @@
 // A user's harness module in TypeScript: `harness` is called once per invocation with its port.
-import type { Harness } from '../../../../index';
+import type { Harness } from '../../../..';
 
 export const harness: Harness = async (request, snapshot, port) => {
   if (port !== undefined) {

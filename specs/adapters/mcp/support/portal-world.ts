@@ -6,7 +6,7 @@ import {
   RuntimeManager,
   type InvocationToolActionPort,
   type RuntimeProgress,
-} from '../../../../adapters/runtime';
+} from '../../../../domain/application';
 import type { ToolActionRecord } from '../../../../domain/invocation';
 import { outerProbeResult } from '../../../../examples/mcp/agent-harness';
 import type { PortalMcpConnection, PortalMcpConnectionOptions } from '../../../../examples/mcp/connect';

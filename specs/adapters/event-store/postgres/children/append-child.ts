@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { openPostgresEventStore } from '../../../../../adapters/event-store/postgres/postgres-event-store';
-import type { ExpectedRevision } from '../../../../../adapters/event-store/port';
+import type { ExpectedRevision } from '../../../../../domain/ports/event-store';
 
 const [url, ackPath, name, writersArg, appendsArg, sharedStream] = process.argv.slice(2);
 const writers = Number(writersArg);

@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { openSqliteEventStore } from '../../../../../adapters/event-store/sqlite/sqlite-event-store';
-import type { ExpectedRevision } from '../../../../../adapters/event-store/port';
+import type { ExpectedRevision } from '../../../../../domain/ports/event-store';
 
 const [dbPath, ackPath, name, writersArg, appendsArg, sharedStream] = process.argv.slice(2);
 const opened = openSqliteEventStore({ path: dbPath!, busyTimeoutMs: 10_000 });

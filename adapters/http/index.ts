@@ -1,0 +1,3 @@
+export { RemotePortServer } from './remote-port-server';
+export { RemoteInvocationPort, RemotePortRefused } from './remote-port-client';
+export { RemoteAccessCodec } from './remote-access';

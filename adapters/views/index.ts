@@ -1,0 +1,2 @@
+export { openViewsDatabase } from './views-database';
+export { openInvocationsIndex } from './open-invocations-index';

@@ -1,0 +1,88 @@
+import {
+  INVOCATION_EVENT_TYPES,
+  interruptedInvocationDecider,
+  invocationDecider,
+  type InterruptedInvocation,
+  type RecoverInvocation,
+  type InvocationCommand,
+  type InvocationEvent,
+  type InvocationState,
+  type Refusal,
+} from '../invocation';
+import {
+  schedulerDecider,
+  type SchedulerCommand,
+  type SchedulerEvent,
+  type SchedulerRefusal,
+  type SchedulerState,
+} from '../scheduler';
+import { invocationStream, schedulerStream } from '../streams';
+import type { EventStore, JsonValue, RecordedEvent } from '../ports/event-store';
+import { StreamAggregate, type AggregateKind, type EventCodec } from './stream-aggregate';
+
+/** The two aggregates the runtime drives, bound to their streams and wire codecs. */
+
+/**
+ * Replay trusts the stored events: each was decided by the engine's own decider, decoded on its way
+ * in (port requests, outcomes) and appended by the engine, so decoding it again on every load would
+ * only repeat that work (it was most of recovery's read cost). The type tag is checked, so a stream
+ * written by something else is refused rather than folded.
+ */
+const trustedCodec = <V extends { readonly type: string }>(what: string, types: ReadonlySet<string>): EventCodec<V> => ({
+  typeOf: (event) => event.type,
+  toData: (event) => event as unknown as JsonValue,
+  fromRecorded: (recorded: RecordedEvent) => {
+    const data = recorded.data;
+    const tag = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as { type?: unknown }).type : undefined;
+    if (tag === recorded.type && types.has(recorded.type)) return data as unknown as V;
+    return `expected ${what} event whose type tag is its recorded type, got type '${recorded.type}' with tag ${JSON.stringify(tag ?? null)}`;
+  },
+});
+
+/** Every scheduler event type, checked complete by the compiler. */
+const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
+  AttemptStarted: true,
+  AttemptFinished: true,
+  SchedulerStopped: true,
+  IndeterminateActionResolved: true,
+  SchedulerRestarted: true,
+  ExecutionGenerationAdvanced: true,
+};
+
+export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
+export const schedulerEventCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
+
+export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCommand, InvocationEvent, Refusal>;
+/** The same invocation stream folded only as far as recovery reads it (domain/invocation/interrupted.ts). */
+export type InterruptedInvocationAggregate = StreamAggregate<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal>;
+export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal>;
+
+const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, Refusal> = {
+  streamOf: invocationStream,
+  decider: invocationDecider,
+  codec: invocationEventCodec,
+};
+
+const interruptedInvocationKind: AggregateKind<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal> = {
+  streamOf: invocationStream,
+  decider: interruptedInvocationDecider,
+  codec: invocationEventCodec,
+};
+
+/** A scheduler's key is its stream name: two addresses, so there is no single string to derive it from. */
+const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal> = {
+  streamOf: (stream) => stream,
+  decider: schedulerDecider,
+  codec: schedulerEventCodec,
+};
+
+/** The invocation's aggregate; it keeps `invocationActionInstanceId` (the port values' own string) as its key. */
+export const invocationAggregate = (store: EventStore, invocationActionInstanceId: string): InvocationAggregate =>
+  new StreamAggregate(invocationActionInstanceId, store, invocationKind);
+
+/** Recovery's view of an invocation: restored from the open-invocations view's snapshot, or folded from its stream. */
+export const interruptedInvocationAggregate = (store: EventStore, invocationActionInstanceId: string): InterruptedInvocationAggregate =>
+  new StreamAggregate(invocationActionInstanceId, store, interruptedInvocationKind);
+
+export const schedulerAggregate = (store: EventStore, policyAddress: string, participantAddress: string): SchedulerAggregate =>
+  new StreamAggregate(schedulerStream(policyAddress, participantAddress), store, schedulerKind);

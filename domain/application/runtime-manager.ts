@@ -1,0 +1,174 @@
+import { isCadenceTick, type SchedulerState } from '../scheduler';
+import type { ResolvedEffect } from '../invocation';
+import { registerRuntime, type Registration } from '../manifest';
+import type { Diagnostic } from '../scenario';
+import type { OpenInvocationsIndex } from '../ports/open-invocations';
+import { runAttempt } from './attempts';
+import { operationStatus } from './operation-lookup';
+import type { OperationStatus } from './operations';
+import { resetSharedClock, resolve, restartScheduler, type OperatorResult } from './operator-commands';
+import { policyParticipantsOf, schedulerKey } from './policy-participants';
+import { reportProgress, reportToolProgress, type RuntimeProgress } from './progress';
+import { recoverInterrupted, restoreSchedulers } from './recovery';
+import type { RuntimeContext } from './runtime-context';
+import type { AttachedPort, RuntimeManagerOptions } from './runtime-options';
+import { catchUpView } from './view-catch-up';
+
+export type { AttachedPort, OpenInvocationsIndex, OperatorResult, RuntimeManagerOptions, RuntimeProgress };
+
+export class RegistrationRefused extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(`the participant runtime's claim is refused: ${diagnostics.map((d) => d.message).join(' ')}`);
+    this.name = 'RegistrationRefused';
+  }
+}
+
+/**
+ * The live system of SPEC.md sections 5 to 7: runs each v1 policy on a shared logical clock, opens an
+ * invocation per due outer action, attaches and activates its port around `admitAction`, closes it,
+ * counts the attempt, and recovers interrupted invocations on start. The work lives in attempts.ts and
+ * invocations.ts (running), recovery.ts, operator-commands.ts and operation-lookup.ts; this class owns
+ * the shared clock and the state they share.
+ */
+export class RuntimeManager {
+  readonly registration: Registration;
+  private readonly context: RuntimeContext;
+  private currentTick = -1;
+  private started = false;
+  private advancing: Promise<void> = Promise.resolve();
+  /** The views catching up over what recovery appended; close() waits for it. */
+  private recoveryViews: Promise<unknown> = Promise.resolve();
+  private driver: NodeJS.Timeout | undefined;
+  private driverStopped = true;
+  private readonly openInvocations: OpenInvocationsIndex | undefined;
+
+  constructor(options: RuntimeManagerOptions) {
+    const registration = registerRuntime(options.runtime, options.manifest, options.compiled);
+    if (!registration.attachPort && registration.reason === 'claim-refused') {
+      throw new RegistrationRefused(registration.diagnostics);
+    }
+    this.registration = registration;
+    const onProgress = options.onProgress;
+    this.openInvocations =
+      options.openInvocations;
+    this.context = {
+      options,
+      registration,
+      schedulers: policyParticipantsOf(options.compiled, options.store),
+      held: new Set(),
+      running: new Map(),
+      crossingPolicy: { installed: options.crossingPolicyInstalled ?? false },
+      portListener: onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress),
+      now: () => options.clock().toISOString(),
+      progress: (progress) => reportProgress(progress, onProgress),
+    };
+  }
+
+  /** True when ports are attached: the manifest claims the composition and the runtime can take them. */
+  get attachesPorts(): boolean {
+    return this.registration.attachPort;
+  }
+
+  /** The last tick of the shared logical clock that ran (-1 before the first). */
+  get tick(): number {
+    return this.currentTick;
+  }
+
+  /**
+   * Recovery: every interrupted invocation is settled and closed, and its attempt counted, before any
+   * new one. Ready once that is durable: the views catch up over recovery's events in the background
+   * (the first tick catches them up too; `viewsCurrent()` and `close()` wait for it).
+   */
+  async start(): Promise<void> {
+    this.currentTick = await restoreSchedulers(this.context, this.openInvocations, this.currentTick);
+    await recoverInterrupted(this.context, this.openInvocations);
+    this.started = true;
+    this.recoveryViews = catchUpView(this.openInvocations, this.context.progress);
+  }
+
+  /** Resolves once the views have caught up over what start() recovered. */
+  async viewsCurrent(): Promise<void> {
+    await this.recoveryViews;
+  }
+
+  /** Moves the shared clock `ticks` forward, running every due attempt in tick order. */
+  advance(ticks = 1): Promise<void> {
+    const run = this.advancing.then(async () => {
+      if (!this.started) throw new Error('start() the runtime manager (recovery) before advancing the clock');
+      const target = this.currentTick + ticks;
+      while (this.currentTick < target) {
+        const tick = this.currentTick + 1;
+        const due: Promise<void>[] = [];
+        for (const entry of this.context.schedulers.byKey.values()) {
+          if (isCadenceTick(entry.schedulerPolicy, tick)) due.push(runAttempt(this.context, entry, tick));
+        }
+        await Promise.all(due);
+        this.currentTick = tick;
+        if (due.length > 0) await catchUpView(this.openInvocations, this.context.progress);
+      }
+    });
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Advances one tick every `intervalMs` until `stopClock()` or `close()`. */
+  startClock(intervalMs: number): void {
+    if (!this.driverStopped) return;
+    this.driverStopped = false;
+    const step = (): void => {
+      this.driver = setTimeout(() => {
+        this.advance(1)
+          .catch((error: unknown) => this.context.progress({ kind: 'storage_failure', reason: String(error) }))
+          .finally(() => {
+            if (!this.driverStopped) step();
+          });
+      }, intervalMs);
+    };
+    step();
+  }
+
+  stopClock(): void {
+    this.driverStopped = true;
+    if (this.driver !== undefined) clearTimeout(this.driver);
+    this.driver = undefined;
+  }
+
+  /**
+   * A shared-clock reset: every policy's execution service adds 1 to its execution generation, so
+   * invocations opened afterwards refuse requests that carry an older one (`stale_generation`).
+   */
+  resetSharedClock(): Promise<OperatorResult> {
+    return resetSharedClock(this.context);
+  }
+
+  setCrossingPolicyInstalled(installed: boolean): void {
+    this.context.crossingPolicy.installed = installed;
+  }
+
+  /** The outer operation or a tool action (a child of it), at this moment. */
+  getOperation(operationId: string): Promise<OperationStatus | undefined> {
+    return operationStatus(this.context, operationId);
+  }
+
+  /** An operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */
+  resolve(actionInstanceId: string, effect: ResolvedEffect, evidenceRef: string): Promise<OperatorResult> {
+    return resolve(this.context, actionInstanceId, effect, evidenceRef);
+  }
+
+  /** Restarts a participant's stopped schedulers (every policy it takes part in) once none has an unresolved action. */
+  restartScheduler(participantAddress: string): Promise<OperatorResult> {
+    return restartScheduler(this.context, participantAddress);
+  }
+
+  /** Whether the participant's scheduler under `policyAddress` is stopped, and why. */
+  schedulerStatus(policyAddress: string, participantAddress: string): SchedulerState | undefined {
+    return this.context.schedulers.byKey.get(schedulerKey(policyAddress, participantAddress))?.scheduler.state;
+  }
+
+  /** Stops the driver and waits for the attempts in flight; the store stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.stopClock();
+    await this.advancing;
+    await this.recoveryViews;
+  }
+}

@@ -1,0 +1,29 @@
+import type { ManifestDocument } from '../manifest';
+import type { CompiledScenario } from '../scenario';
+import type { EventStore } from '../ports/event-store';
+import type { InvocationToolActionPort } from '../ports/invocation-port';
+import type { OpenInvocationsIndex } from '../ports/open-invocations';
+import type { RemoteAccess, RemotePortGrants } from '../ports/remote-ports';
+import type { ParticipantRuntime } from './participant-runtime';
+import type { RuntimeProgress } from './progress';
+
+/** What a RuntimeManager is built from: the scenario, the manifest, the runtime and the ports it drives. */
+export interface RuntimeManagerOptions {
+  readonly compiled: CompiledScenario;
+  readonly manifest: ManifestDocument;
+  readonly runtime: ParticipantRuntime;
+  readonly store: EventStore;
+  readonly episodeId: string;
+  readonly clock: () => Date;
+  readonly crossingPolicyInstalled?: boolean;
+  /** The open invocations recovery starts from, kept current by the manager (adapters/views keeps one). */
+  readonly openInvocations?: OpenInvocationsIndex;
+  /** When given, each attached port is also reachable over it with a per-invocation secret. */
+  readonly remotePorts?: RemotePortGrants;
+  readonly onProgress?: (progress: RuntimeProgress) => void;
+}
+
+/** The port handed to `attachInvocationToolActions`; `remote` is present when remote ports are on. */
+export interface AttachedPort extends InvocationToolActionPort {
+  readonly remote?: RemoteAccess;
+}

@@ -1,0 +1,165 @@
+import { hash } from 'node:crypto';
+import type * as E from 'fp-ts/Either';
+import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
+
+/**
+ * The generic command handler: one aggregate stream kept folded in memory. A command is decided
+ * against the held state, appended with the expected revision (one durable write), and folded in.
+ * A version conflict re-reads the stream from the held revision, re-folds and decides again; a
+ * storage failure becomes a value the caller turns into its own refusal. Commands on one stream run
+ * one after another; different streams run concurrently.
+ */
+
+export interface StreamDecider<S, C, V, R> {
+  readonly initialState: () => S;
+  readonly evolve: (state: S, event: V) => S;
+  readonly decide: (command: C, state: S) => E.Either<R, readonly V[]>;
+}
+
+export interface EventCodec<V> {
+  readonly typeOf: (event: V) => string;
+  readonly toData: (event: V) => JsonValue;
+  /** The event a recorded one stands for, or a sentence saying why it is not one. */
+  readonly fromRecorded: (recorded: RecordedEvent) => V | string;
+}
+
+/**
+ * What every aggregate of one kind shares: its decider, its codec, and how its stream is named from
+ * its key. An aggregate holds only its key (a string the caller holds anyway), not its stream name.
+ */
+export interface AggregateKind<S, C, V, R> {
+  readonly streamOf: (key: string) => string;
+  readonly decider: StreamDecider<S, C, V, R>;
+  readonly codec: EventCodec<V>;
+}
+
+export type Handled<S, V, R> =
+  | { readonly kind: 'accepted'; readonly events: readonly V[]; readonly state: S }
+  | { readonly kind: 'refused'; readonly refusal: R; readonly state: S }
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly state: S };
+
+type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string };
+
+/**
+ * Deterministic event ids: from the stream, the revision and the event's content. A retried append of
+ * the same decision carries the same ids (the store treats it as done); another writer's different
+ * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
+ */
+export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
+  eventIdOfJson(stream, revision, type, JSON.stringify(data));
+
+/** eventId from the data's JSON text, for a caller that also hands the text to the store. */
+const eventIdOfJson = (stream: string, revision: bigint | number, type: string, dataJson: string): string =>
+  `${stream}@${revision}:${hash('sha256', `${type}\n${dataJson}`, 'hex').slice(0, 16)}`;
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export class StreamAggregate<S, C, V, R> {
+  private held: S;
+  /**
+   * Revision of the last event folded in; -1 when the stream is empty. A number, not a bigint: a
+   * small integer is stored in the object itself, a bigint is one more heap object per aggregate.
+   */
+  private revision = -1;
+  /** The last command queued while one runs; undefined when idle, so an idle aggregate holds no promise. */
+  private tail: Promise<unknown> | undefined = undefined;
+
+  constructor(
+    readonly key: string,
+    private readonly store: EventStore,
+    private readonly kind: AggregateKind<S, C, V, R>,
+  ) {
+    this.held = kind.decider.initialState();
+  }
+
+  get stream(): string {
+    return this.kind.streamOf(this.key);
+  }
+
+  get state(): S {
+    return this.held;
+  }
+
+  /**
+   * Starts from a state folded elsewhere (a snapshot) up to `revision`, instead of from the stream's
+   * beginning; only before anything was folded. A stale snapshot is safe for writes: the next append
+   * expects a revision the stream has passed, so it re-reads from there and decides again.
+   */
+  restore(state: S, revision: number): boolean {
+    if (this.revision !== -1 || this.tail !== undefined) return false;
+    this.held = state;
+    this.revision = revision;
+    return true;
+  }
+
+  /** Reads and folds the stream from where the held state stopped. */
+  async load(): Promise<Loaded> {
+    const stream = this.stream;
+    const read = await this.store.readStream(stream, { fromRevision: BigInt(this.revision + 1) });
+    if (read.kind === 'storage_failure') return { kind: 'unavailable', reason: read.reason };
+    const { decider, codec } = this.kind;
+    let state = this.held;
+    for (const recorded of read.events) {
+      const event = codec.fromRecorded(recorded);
+      if (typeof event === 'string') {
+        this.held = state;
+        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${stream}': ${event}` };
+      }
+      state = decider.evolve(state, event);
+      this.revision = Number(recorded.revision);
+    }
+    this.held = state;
+    return { kind: 'loaded' };
+  }
+
+  /** Runs the command after every command handed in before it has finished. */
+  handle(command: C): Promise<Handled<S, V, R>> {
+    const previous = this.tail;
+    const run = previous === undefined ? this.execute(command) : previous.then(() => this.execute(command));
+    const settled: Promise<unknown> = run.then(
+      () => this.release(settled),
+      () => this.release(settled),
+    );
+    this.tail = settled;
+    return run;
+  }
+
+  private release(settled: Promise<unknown>): void {
+    if (this.tail === settled) this.tail = undefined;
+  }
+
+  private async execute(command: C): Promise<Handled<S, V, R>> {
+    const { decider, codec } = this.kind;
+    const stream = this.stream;
+    for (let attempt = 0; ; attempt++) {
+      const decision = decider.decide(command, this.held);
+      if (decision._tag === 'Left') return { kind: 'refused', refusal: decision.left, state: this.held };
+      const events = decision.right;
+      if (events.length === 0) return { kind: 'accepted', events, state: this.held };
+      const toAppend: EventToAppend[] = [];
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i] as V;
+        const type = codec.typeOf(event);
+        const data = codec.toData(event);
+        // Serialised once: for the id, and as the text the store writes.
+        const dataJson = JSON.stringify(data);
+        toAppend.push({ id: eventIdOfJson(stream, this.revision + 1 + i, type, dataJson), type, data, dataJson });
+      }
+      const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
+      const appended = await this.store.append(stream, toAppend, { expectedRevision });
+      if (appended.kind === 'appended') {
+        let state = this.held;
+        for (const event of events) state = decider.evolve(state, event);
+        this.held = state;
+        this.revision = Number(appended.nextExpectedRevision);
+        return { kind: 'accepted', events, state };
+      }
+      if (appended.kind === 'storage_failure') return { kind: 'unavailable', reason: appended.reason, state: this.held };
+      if (attempt >= MAX_CONFLICT_RETRIES) {
+        return { kind: 'unavailable', reason: `stream '${stream}' kept changing under ${attempt + 1} appends`, state: this.held };
+      }
+      const reloaded = await this.load();
+      if (reloaded.kind === 'unavailable') return { kind: 'unavailable', reason: reloaded.reason, state: this.held };
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import type { RecordedEvent } from './ports/event-store';
+import type { InvocationEvent } from './invocation/events';
+import type { SchedulerEvent } from './scheduler/events';
+import { INVOCATION_STREAM_PREFIX, SCHEDULER_STREAM_PREFIX } from './streams';
+
+/**
+ * Projections read events the engine itself wrote and the store already checked as JSON: replay trusts
+ * them and does not decode them again (decoding every event would cost the rebuild most of its speed).
+ * These guards only pick the aggregate by stream name.
+ */
+
+export const asInvocationEvent = (event: RecordedEvent): InvocationEvent | undefined =>
+  event.stream.startsWith(INVOCATION_STREAM_PREFIX) ? (event.data as unknown as InvocationEvent) : undefined;
+
+export const asSchedulerEvent = (event: RecordedEvent): SchedulerEvent | undefined =>
+  event.stream.startsWith(SCHEDULER_STREAM_PREFIX) ? (event.data as unknown as SchedulerEvent) : undefined;

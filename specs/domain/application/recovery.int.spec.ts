@@ -1,0 +1,172 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
+import type { SqliteEventStore } from '../../../adapters/event-store';
+import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../domain/application';
+import { openInvocationsIndex } from '../../../adapters/views/open-invocations-index';
+import type { OpenInvocationsIndex } from '../../../domain/ports/open-invocations';
+import { listOpenInvocations } from '../../../projections/open-invocations';
+import { invocationStream, schedulerStream } from '../../../domain/streams';
+import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
+import { callTool } from '../../../examples/harness/call-tool';
+import { makeTempDir, type TempDir } from '../../adapters/event-store/support/temp-dir';
+import { compiledScenario, manifest, openSqlite, PARTICIPANT, POLICY, steppingClock } from './support/world';
+
+/**
+ * Recovery on start, as after a crash: the first manager's invocation never returns; a second manager
+ * over the same files recovers it before running anything new.
+ */
+const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
+const tool = (n: number): string => `${INVOCATION}:tool=${n}`;
+
+const typesOf = async (store: SqliteEventStore, stream: string): Promise<string[]> => {
+  const read = await store.readStream(stream);
+  if (read.kind !== 'read') throw new Error(read.reason);
+  return read.events.map((e) => e.type);
+};
+
+describe('recovery after a restart', () => {
+  let dir: TempDir;
+  const opened: { close(): unknown }[] = [];
+  const open = <T extends { close(): unknown }>(thing: T): T => {
+    opened.push(thing);
+    return thing;
+  };
+
+  beforeEach(() => {
+    dir = makeTempDir('runtime-recovery');
+  });
+
+  afterEach(async () => {
+    for (const thing of opened.splice(0).reverse()) await thing.close();
+    dir.remove();
+  });
+
+  const managerOn = (harness: ConstructorParameters<typeof HarnessRuntime>[0], openInvocations?: (views: BetterSqlite3.Database) => OpenInvocationsIndex) => {
+    const store = open(openSqlite(join(dir.path, 'events.sqlite')));
+    const views = open(new BetterSqlite3(join(dir.path, 'views.sqlite')));
+    const manager = new RuntimeManager({
+      openInvocations: openInvocations === undefined ? openInvocationsIndex(store, views) : openInvocations(views),
+      compiled: compiledScenario(),
+      manifest: manifest(),
+      runtime: new HarnessRuntime(harness),
+      store,
+      episodeId: 'episode-1',
+      clock: steppingClock(),
+    });
+    return { manager, store, views };
+  };
+
+  it('withholds undispatched actions, makes dispatched ones indeterminate, keeps completed ones, and stops the scheduler', async () => {
+    let release: () => void = () => undefined;
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+      const admitted = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+      const dispatchedOne = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-3' });
+      if (admitted.admitted && dispatchedOne.admitted) await port!.dispatch(dispatchedOne.action_instance_id);
+      interrupted();
+      await new Promise<void>((resolve) => (release = resolve)); // the engine dies here
+      return probeResult(request, []);
+    });
+    await first.manager.start();
+    const stuck = first.manager.advance(1);
+    await reachedCrash;
+
+    const second = managerOn(async (request) => probeResult(request, []));
+    await expect(second.manager.advance(1)).rejects.toThrow(/start\(\)/);
+    await second.manager.start();
+
+    expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'completed' });
+    expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'withheld' });
+    expect(await second.manager.getOperation(tool(3))).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(INVOCATION)).toMatchObject({
+      state: 'settled',
+      settlement: 'threw',
+      attempt_outcome: 'consumed',
+      diagnostics: [{ reason: 'recovered after a restart' }],
+    });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({
+      status: 'stopped',
+      stoppedBy: { reason: 'indeterminate_tool_action' },
+      inFlight: new Map(),
+      unresolved: new Set([tool(3)]),
+    });
+    expect(listOpenInvocations(second.views)).toEqual([]);
+
+    await second.manager.advance(4);
+    expect(await typesOf(second.store, invocationStream(`${POLICY}:${PARTICIPANT}:2`))).toEqual([]);
+    expect(await second.manager.resolve(tool(3), 'happened', 'content.participant-observation')).toEqual({ ok: true });
+    expect(await second.manager.restartScheduler(PARTICIPANT)).toEqual({ ok: true });
+    await second.manager.advance(2);
+    expect(await typesOf(second.store, invocationStream(`${POLICY}:${PARTICIPANT}:2`))).toContain('InvocationClosed');
+
+    // The interrupted engine wakes up late: it cannot close or count the recovered invocation again.
+    release();
+    await stuck;
+    const closes = (await typesOf(second.store, invocationStream(INVOCATION))).filter((t) => t === 'InvocationClosed');
+    expect(closes).toHaveLength(1);
+    const finished = (await typesOf(second.store, schedulerStream(POLICY, PARTICIPANT))).filter((t) => t === 'AttemptFinished');
+    expect(finished).toHaveLength(2);
+  });
+
+  it('recovers from a view that fell behind the stream: a dispatch the view did not see still ends indeterminate', async () => {
+    let dispatchNow: () => void = () => undefined;
+    let admittedBoth: () => void = () => undefined;
+    let interrupted: () => void = () => undefined;
+    const reachedAdmissions = new Promise<void>((resolve) => (admittedBoth = resolve));
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      const withheld = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-1' });
+      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+      admittedBoth();
+      await new Promise<void>((resolve) => (dispatchNow = resolve));
+      if (withheld.admitted && dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    });
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedAdmissions;
+    await openInvocationsIndex(first.store, first.views).catchUp();
+    const stale = listOpenInvocations(first.views);
+    expect(stale).toEqual([expect.objectContaining({ recovery: expect.objectContaining({ unsettled: [
+      { actionInstanceId: tool(1), phase: 'admitted' },
+      { actionInstanceId: tool(2), phase: 'admitted' },
+    ] }) })]);
+    dispatchNow();
+    await reachedCrash;
+
+    // The restart's view never catches up: it lists the invocation as the view saw it before the dispatch.
+    const second = managerOn(async (request) => probeResult(request, []), () => ({ catchUp: async () => undefined, listOpen: () => stale }));
+    await second.manager.start();
+    expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'withheld' });
+    expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
+  });
+
+  it('counts an attempt interrupted before its invocation opened as consumed', async () => {
+    const { manager, store } = managerOn(async (request) => probeResult(request, []));
+    const scheduler = schedulerAggregate(store, POLICY, PARTICIPANT);
+    const policy = {
+      policy_address: POLICY,
+      participant_address: PARTICIPANT,
+      clock_address: 'time.clock.exercise-clock',
+      action_order: ['participant.action-contract.probe-customer-portal-login'],
+      start_tick: 0,
+      cadence_ticks: 2,
+      max_action_attempts: 3,
+      max_in_flight: 1,
+      failure_policy: 'stop' as const,
+    };
+    expect((await scheduler.handle({ type: 'StartAttempt', policy, tick: 0, at: '2026-04-11T10:00:00Z' })).kind).toBe('accepted');
+
+    await manager.start();
+    expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', inFlight: new Map() });
+    expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
+    expect(manager.tick).toBe(0);
+  });
+});
+
+const requestOf = (port: InvocationToolActionPort) => toolActionRequestFor(port, '', PORTAL_CLIENT);

@@ -1,0 +1,58 @@
+import { MemoryEventStore } from '../../../adapters/event-store';
+import { invocationAggregate, schedulerAggregate } from '../../../domain/application';
+import { invocationStream, schedulerStream } from '../../../domain/streams';
+import { PARTICIPANT, POLICY } from './support/world';
+
+/** Replay trusts the engine's own events and checks only their type tags. */
+
+const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
+
+describe('loading an aggregate from stored events', () => {
+  it('folds an event as stored, without decoding it again', async () => {
+    const store = new MemoryEventStore();
+    const started = {
+      type: 'AttemptStarted',
+      policy_address: POLICY,
+      participant_address: PARTICIPANT,
+      attempt: 1,
+      action_instance_id: INVOCATION,
+      action_contract_address: 'participant.action-contract.run-harness',
+      tick: 7,
+      observation_point: 'time.clock.shared@segment=0,tick=7',
+      execution_generation: 0,
+      at: '2026-04-11T10:00:00.000Z',
+    };
+    await store.append(schedulerStream(POLICY, PARTICIPANT), [{ id: 'a', type: 'AttemptStarted', data: started }], { expectedRevision: 'no_stream' });
+    const scheduler = schedulerAggregate(store, POLICY, PARTICIPANT);
+    expect(await scheduler.load()).toEqual({ kind: 'loaded' });
+    expect(scheduler.state.lastTick).toBe(7);
+    expect([...scheduler.state.inFlight]).toEqual([[1, INVOCATION]]);
+  });
+
+  it('refuses a stream whose event type tag is not its recorded type, naming the revision and the stream', async () => {
+    const store = new MemoryEventStore();
+    await store.append(invocationStream(INVOCATION), [{ id: 'a', type: 'InvocationOpened', data: { type: 'SomethingElse' } }], {
+      expectedRevision: 'no_stream',
+    });
+    const aggregate = invocationAggregate(store, INVOCATION);
+    const loaded = await aggregate.load();
+    expect(loaded.kind).toBe('unavailable');
+    expect(loaded.kind === 'unavailable' && loaded.reason).toContain(`event 0 of stream '${invocationStream(INVOCATION)}'`);
+    expect(loaded.kind === 'unavailable' && loaded.reason).toContain("got type 'InvocationOpened'");
+    expect(aggregate.state.status).toBe('unopened');
+  });
+
+  it('refuses an event type the aggregate does not know', async () => {
+    const store = new MemoryEventStore();
+    await store.append(invocationStream(INVOCATION), [{ id: 'a', type: 'AttemptStarted', data: { type: 'AttemptStarted' } }], {
+      expectedRevision: 'no_stream',
+    });
+    expect((await invocationAggregate(store, INVOCATION).load()).kind).toBe('unavailable');
+  });
+
+  it('derives its stream name from its key', () => {
+    const store = new MemoryEventStore();
+    expect(invocationAggregate(store, INVOCATION).stream).toBe(invocationStream(INVOCATION));
+    expect(schedulerAggregate(store, POLICY, PARTICIPANT).stream).toBe(schedulerStream(POLICY, PARTICIPANT));
+  });
+});
