@@ -16,8 +16,9 @@ import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
 import { ProjectionRunner, type Projection } from '../projections/runner';
-import { participantHistoryProjection, storedHistory, type HistoryFilter } from '../projections/participant-history';
+import { participantHistoryProjection, storedHistory, type HistoryFilter, type ParticipantHistoryViews } from '../projections/participant-history';
 import { openViewsDatabase } from '../adapters/views/views-database';
+import { sqliteViews } from '../adapters/views/sqlite';
 import { elapsedMs } from './support/stats';
 import { printTable } from './support/table';
 
@@ -231,12 +232,13 @@ export const nothingProjection: Projection = { name: 'nothing', version: 1, setu
 export const projectionRebuild = async (
   path: string,
   viewsPath: string,
-  projection: Projection,
+  projection: Projection<ParticipantHistoryViews>,
 ): Promise<{ events: number; ms: number; rows: number; queryMs: number; participantRows: number; participantQueryMs: number }> => {
   const store = openSqliteEventStore({ path });
   if (store.kind === 'storage_failure') throw new Error(store.reason);
-  const views = openViewsDatabase(viewsPath);
-  if ('kind' in views) throw new Error(views.reason);
+  const database = openViewsDatabase(viewsPath);
+  if ('kind' in database) throw new Error(database.reason);
+  const views = sqliteViews(database);
   const runner = new ProjectionRunner({ store, views, projections: [projection], pageSize: PAGE_SIZE });
   const start = process.hrtime.bigint();
   const result = await runner.rebuild(projection.name);

@@ -1,24 +1,25 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { EventStore, RecordedEvent } from '../domain/ports/event-store';
 import { describeError } from '../domain/ports/storage-failure';
+import type { ProjectionCheckpoints, ViewsPort } from '../domain/ports/views';
 
 /**
- * Projections keep read models in their own SQLite database (the views database), whatever the event
- * store is. A projection's rows and its checkpoint are written in one views transaction per page, so a
- * view never runs ahead of, or behind, the position it claims.
+ * A projection is a fold of the store's events into read-model rows it keeps in the views (its own
+ * store, whatever the event store is), written through the typed operations it declares in `Views`.
+ * A projection's rows and its checkpoint are written in one views transaction per page, so a view never
+ * runs ahead of, or behind, the position it claims.
  */
-export interface Projection {
+export interface Projection<Views = unknown> {
   readonly name: string;
   /** Bumping the version makes the runner rebuild this projection from scratch. */
   readonly version: number;
-  /** Creates the projection's tables when missing; idempotent. */
-  setup(views: Database): void;
+  /** Creates the projection's rows when missing; idempotent. */
+  setup(views: Views): void;
   /** Drops everything the projection wrote. */
-  reset(views: Database): void;
+  reset(views: Views): void;
   /** Runs inside the page's views transaction; throwing rolls the whole page back. */
-  apply(views: Database, event: RecordedEvent): void;
+  apply(views: Views, event: RecordedEvent): void;
   /** Optional: runs at the end of each page, inside its transaction (to flush what apply kept in memory). */
-  endPage?(views: Database): void;
+  endPage?(views: Views): void;
   /** Optional: forget what apply kept in memory (after a rolled back page or a reset). */
   discardPending?(): void;
 }
@@ -36,23 +37,14 @@ export type CatchUpResult =
 
 export type CatchUpProgress = { readonly applied: number; readonly position: bigint };
 
-export type ProjectionRunnerOptions = {
+export type ProjectionRunnerOptions<Views> = {
   readonly store: EventStore;
-  readonly views: Database;
-  readonly projections: readonly Projection[];
+  /** The views the projections keep their rows in, with the runner's transaction and checkpoints. */
+  readonly views: ViewsPort & Views;
+  readonly projections: readonly Projection<Views>[];
   /** Events read and applied per views transaction; 1000 when absent. */
   readonly pageSize?: number;
 };
-
-const CHECKPOINTS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS projection_checkpoints (
-  name     TEXT    PRIMARY KEY,
-  version  INTEGER NOT NULL,
-  position INTEGER
-);
-`;
-
-type Checkpoint = { readonly version: number; readonly position: bigint | null };
 
 class ProjectionFailed extends Error {
   constructor(
@@ -68,21 +60,19 @@ class ProjectionFailed extends Error {
  * Feeds projections from the store's global order: reads pages after the lowest checkpoint and applies
  * each event to every projection whose checkpoint is behind it, one views transaction per page.
  */
-export class ProjectionRunner {
+export class ProjectionRunner<Views = unknown> {
   private readonly store: EventStore;
-  private readonly views: Database;
-  private readonly projections: readonly Projection[];
+  private readonly views: ViewsPort & Views;
+  private readonly checkpoints: ProjectionCheckpoints;
+  private readonly projections: readonly Projection<Views>[];
   private readonly pageSize: number;
-  private readonly readCheckpoint: Statement<[string]>;
-  private readonly writeCheckpoint: Statement<[string, number, bigint | null]>;
-  private readonly deleteCheckpoint: Statement<[string]>;
   private prepared = false;
   /** Serializes catch-ups and rebuilds: one writer of the views at a time. */
   private running: Promise<unknown> = Promise.resolve();
   private liveTimer: NodeJS.Timeout | undefined;
   private live = false;
 
-  constructor(options: ProjectionRunnerOptions) {
+  constructor(options: ProjectionRunnerOptions<Views>) {
     const names = new Set<string>();
     for (const projection of options.projections) {
       if (names.has(projection.name)) throw new Error(`two projections are named '${projection.name}'`);
@@ -90,17 +80,9 @@ export class ProjectionRunner {
     }
     this.store = options.store;
     this.views = options.views;
+    this.checkpoints = options.views.checkpoints;
     this.projections = options.projections;
     this.pageSize = options.pageSize ?? 1000;
-    this.views.exec(CHECKPOINTS_SCHEMA);
-    this.readCheckpoint = this.views
-      .prepare<[string]>('SELECT version, position FROM projection_checkpoints WHERE name = ?')
-      .safeIntegers(true);
-    this.writeCheckpoint = this.views.prepare<[string, number, bigint | null]>(
-      'INSERT INTO projection_checkpoints (name, version, position) VALUES (?, ?, ?) ' +
-        'ON CONFLICT(name) DO UPDATE SET version = excluded.version, position = excluded.position',
-    );
-    this.deleteCheckpoint = this.views.prepare<[string]>('DELETE FROM projection_checkpoints WHERE name = ?');
   }
 
   /** Applies every stored event not yet applied, page by page, then returns. */
@@ -120,7 +102,7 @@ export class ProjectionRunner {
         this.prepareOnce();
         this.views.transaction(() => {
           for (const projection of chosen) this.resetProjection(projection);
-        })();
+        });
       } catch (error) {
         return projectionFailed(chosen[0]!.name, 0n, `resetting failed: ${describeError(error)}`);
       }
@@ -151,8 +133,7 @@ export class ProjectionRunner {
 
   /** The position a projection has applied up to; undefined before its first event. */
   checkpointOf(name: string): bigint | undefined {
-    const row = this.readCheckpoint.get(name) as { version: bigint; position: bigint | null } | undefined;
-    return row?.position ?? undefined;
+    return this.checkpoints.read(name)?.position ?? undefined;
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -166,25 +147,20 @@ export class ProjectionRunner {
     if (this.prepared) return;
     this.views.transaction(() => {
       for (const projection of this.projections) {
-        const stored = this.checkpoint(projection.name);
+        const stored = this.checkpoints.read(projection.name);
         if (stored === undefined || stored.version !== projection.version) this.resetProjection(projection);
         else projection.setup(this.views);
       }
-    })();
+    });
     this.prepared = true;
   }
 
-  private resetProjection(projection: Projection): void {
+  private resetProjection(projection: Projection<Views>): void {
     projection.discardPending?.();
     projection.reset(this.views);
     projection.setup(this.views);
-    this.deleteCheckpoint.run(projection.name);
-    this.writeCheckpoint.run(projection.name, projection.version, null);
-  }
-
-  private checkpoint(name: string): Checkpoint | undefined {
-    const row = this.readCheckpoint.get(name) as { version: bigint; position: bigint | null } | undefined;
-    return row === undefined ? undefined : { version: Number(row.version), position: row.position };
+    this.checkpoints.remove(projection.name);
+    this.checkpoints.write(projection.name, { version: projection.version, position: null });
   }
 
   private async catchUpNow(onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
@@ -197,7 +173,7 @@ export class ProjectionRunner {
     const positions: (bigint | null)[] = new Array<bigint | null>(count);
     let lowest: bigint | null | undefined;
     for (let i = 0; i < count; i++) {
-      const position = this.checkpoint(this.projections[i]!.name)?.position ?? null;
+      const position = this.checkpoints.read(this.projections[i]!.name)?.position ?? null;
       positions[i] = position;
       if (lowest === undefined || position === null || (lowest !== null && position < lowest)) lowest = position;
     }
@@ -236,12 +212,13 @@ export class ProjectionRunner {
    */
   private applyPage(events: readonly RecordedEvent[], positions: (bigint | null)[]): void {
     const views = this.views;
+    const checkpoints = this.checkpoints;
     const projections = this.projections;
     const last = events[events.length - 1]!.position;
     views.transaction(() => {
       for (let p = 0; p < projections.length; p++) {
         const projection = projections[p]!;
-        const from = this.checkpoint(projection.name)?.position ?? null;
+        const from = checkpoints.read(projection.name)?.position ?? null;
         positions[p] = from;
         // A projection already past this page (it was ahead of the others) keeps its checkpoint.
         if (from !== null && from !== undefined && from >= last) continue;
@@ -259,9 +236,9 @@ export class ProjectionRunner {
         } catch (error) {
           throw new ProjectionFailed(projection.name, last, error);
         }
-        this.writeCheckpoint.run(projection.name, projection.version, last);
+        checkpoints.write(projection.name, { version: projection.version, position: last });
       }
-    }).immediate();
+    });
   }
 }
 
@@ -271,13 +248,3 @@ const projectionFailed = (projection: string, position: bigint, reason: string):
   position,
   reason,
 });
-
-/** The position a projection's rows reflect, read straight from the views database; undefined before any. */
-export const readProjectionCheckpoint = (views: Database, name: string): bigint | undefined => {
-  const table = views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'`).get();
-  if (table === undefined) return undefined;
-  const row = views.prepare('SELECT position FROM projection_checkpoints WHERE name = ?').safeIntegers(true).get(name) as
-    | { position: bigint | null }
-    | undefined;
-  return row?.position ?? undefined;
-};

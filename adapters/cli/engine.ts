@@ -33,7 +33,7 @@ export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
       manifest: inputs.manifest,
       runtime: inputs.runtime,
       store: inputs.workspace.store,
-      openInvocations: openInvocationsIndex(inputs.workspace.store, inputs.workspace.views),
+      openInvocations: openInvocationsIndex(inputs.workspace.store, inputs.workspace.views.database),
       episodeId: inputs.episodeId,
       clock: () => new Date(),
       ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { openEventStore, parseEventStoreSettings, type EventStore, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import { openViewsDatabase } from '../views/views-database';
+import { sqliteViews, type SqliteViews } from '../views/sqlite';
 import { describeValidationErrors } from '../../domain/invocation';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
@@ -27,7 +27,8 @@ export interface Workspace {
   readonly kind: EventStoreKind;
   readonly dataDir: string;
   readonly store: EventStore;
-  readonly views: Database;
+  /** The views database, through the views port and every projection's rows. */
+  readonly views: SqliteViews;
   /** Where a corrupt views database was moved, when this opening replaced it. */
   readonly corruptViewsSetAside?: string;
   close(): Promise<void>;
@@ -118,13 +119,14 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
     return { ok: false, usage: false, message };
   }
   const store = opened.store;
+  const viewsPort = sqliteViews(views);
   return {
     ok: true,
     workspace: {
       kind: config.kind,
       dataDir,
       store,
-      views,
+      views: viewsPort,
       ...(corruptViewsSetAside === undefined ? {} : { corruptViewsSetAside }),
       close: async () => {
         try {

@@ -1,2 +1,3 @@
 export { openViewsDatabase } from './views-database';
 export { openInvocationsIndex } from './open-invocations-index';
+export { SqliteViews, sqliteViews } from './sqlite';

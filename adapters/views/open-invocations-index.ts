@@ -1,16 +1,18 @@
 import type { Database } from 'better-sqlite3';
 import type { OpenInvocationsIndex } from '../../domain/ports/open-invocations';
-import { listOpenInvocations, openInvocationsProjection } from '../../projections/open-invocations';
+import { listOpenInvocations, openInvocationsProjection, type OpenInvocationsViews } from '../../projections/open-invocations';
 import { ProjectionRunner } from '../../projections/runner';
 import type { EventStore } from '../../domain/ports/event-store';
-import { readSchedulerSnapshots, schedulerSnapshotsProjection } from '../../projections/scheduler-snapshots';
+import { readSchedulerSnapshots, schedulerSnapshotsProjection, type SchedulerSnapshotsViews } from '../../projections/scheduler-snapshots';
+import { sqliteViews } from './sqlite';
 
 /**
  * The open-invocations read model and the scheduler snapshots in the views database, as recovery reads
  * them: caught up from their checkpoints (not from the start of history) by one runner, then listed.
  */
-export const openInvocationsIndex = (store: EventStore, views: Database): OpenInvocationsIndex => {
-  const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection, schedulerSnapshotsProjection] });
+export const openInvocationsIndex = (store: EventStore, database: Database): OpenInvocationsIndex => {
+  const views = sqliteViews(database);
+  const runner = new ProjectionRunner<OpenInvocationsViews & SchedulerSnapshotsViews>({ store, views, projections: [openInvocationsProjection, schedulerSnapshotsProjection] });
   return {
     async catchUp() {
       const result = await runner.catchUp();

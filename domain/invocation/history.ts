@@ -5,7 +5,7 @@ import { foldInvocationEvents } from './evolve';
 import type { InvocationState, OpenedInvocation, SettledToolAction } from './state';
 
 /**
- * The RAES behavior history a closed invocation yields (SPEC.md section 6): one triple per settled
+ * The RAES behavior history a closed invocation yields (docs/rules.md, history): one triple per settled
  * tool action in admission order, then the outer action's triple when the invocation returned a valid
  * result. Shapes follow raes/schemas/participant-behavior-history-event-stream-v1.json; tool-action
  * events add `invocation_tool_context` (schemas/invocation-behavior-history-event-stream-v1.json).
@@ -34,11 +34,13 @@ export type PhaseRealization =
 
 export type HistoryEventType = 'action_attempted' | 'state_transition_recorded' | 'observation_emitted';
 
-export interface BehaviorHistoryEvent {
+/**
+ * A behavior event apart from the participant and episode it belongs to, which a participant history
+ * view states once for all its events (projections/participant-history).
+ */
+export interface BehaviorEventBody {
   readonly event_type: HistoryEventType;
   readonly timestamp: string;
-  readonly participant_address: string;
-  readonly episode_id: string;
   readonly action_instance_id: string;
   readonly action_contract_address: string;
   readonly lifecycle_phase: 'execution_attempt' | 'state_update_commit' | 'observation_emission';
@@ -54,6 +56,34 @@ export interface BehaviorHistoryEvent {
   /** Present on tool-action events only. */
   readonly invocation_tool_context?: InvocationToolContext;
 }
+
+export interface BehaviorHistoryEvent extends BehaviorEventBody {
+  readonly participant_address: string;
+  readonly episode_id: string;
+}
+
+/** The event without its participant and episode; the context, when it has one, stays last. */
+export const behaviorEventBody = (event: BehaviorEventBody): BehaviorEventBody => {
+  const body: Writable<BehaviorEventBody> = {
+    event_type: event.event_type,
+    timestamp: event.timestamp,
+    action_instance_id: event.action_instance_id,
+    action_contract_address: event.action_contract_address,
+    lifecycle_phase: event.lifecycle_phase,
+    phase_realization: event.phase_realization,
+    actor_provenance: event.actor_provenance,
+    state_transition_kind: event.state_transition_kind,
+    post_state_digest: event.post_state_digest,
+    observation_boundary_address: event.observation_boundary_address,
+    observation_status: event.observation_status,
+    action_result: event.action_result,
+    details: event.details,
+  };
+  if (event.invocation_tool_context !== undefined) body.invocation_tool_context = event.invocation_tool_context;
+  return body;
+};
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
@@ -143,27 +173,11 @@ interface TripleInput {
 const triple = (state: OpenedInvocation, input: TripleInput): BehaviorHistoryEvent[] => {
   const participant = state.portValues.participant_address;
   const episode = state.portValues.episode_id;
-  const withContext = <T extends BehaviorHistoryEvent>(event: T): BehaviorHistoryEvent =>
-    input.context === undefined
-      ? event
-      : {
-          event_type: event.event_type,
-          timestamp: event.timestamp,
-          participant_address: event.participant_address,
-          episode_id: event.episode_id,
-          action_instance_id: event.action_instance_id,
-          action_contract_address: event.action_contract_address,
-          lifecycle_phase: event.lifecycle_phase,
-          phase_realization: event.phase_realization,
-          actor_provenance: event.actor_provenance,
-          state_transition_kind: event.state_transition_kind,
-          post_state_digest: event.post_state_digest,
-          observation_boundary_address: event.observation_boundary_address,
-          observation_status: event.observation_status,
-          action_result: event.action_result,
-          details: event.details,
-          invocation_tool_context: input.context,
-        };
+  // The context goes on last, on the events just built: no copy of each event to add it.
+  const withContext = (event: Writable<BehaviorHistoryEvent>): BehaviorHistoryEvent => {
+    if (input.context !== undefined) event.invocation_tool_context = input.context;
+    return event;
+  };
   return [
     withContext({
       event_type: 'action_attempted',

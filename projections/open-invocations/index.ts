@@ -1,4 +1,3 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import { toolActionInstanceId } from '../../domain/addresses';
 import {
@@ -11,6 +10,9 @@ import {
 import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
+import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from './view';
+
+export type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from './view';
 
 /**
  * An invocation is open from InvocationOpened until InvocationClosed; recovery after a crash closes
@@ -19,83 +21,21 @@ import type { Projection } from '../runner';
  * recovery reads no invocation stream. Within a page the folds are kept in memory; each touched row is
  * written once at the end of the page, in the page's transaction.
  */
-export interface OpenInvocationRow {
-  readonly invocation_action_instance_id: string;
-  readonly stream: string;
-  readonly participant_address: string;
-  readonly episode_id: string;
-  readonly opened_at: string;
-  /** The interrupted-invocation fold of the stream up to `revision`. */
-  readonly recovery: InterruptedInvocation;
-  readonly revision: number;
+
+/** The views this projection keeps its rows in. */
+export interface OpenInvocationsViews {
+  readonly openInvocations: OpenInvocationsWrites;
 }
 
-const TABLE = 'open_invocations';
-
-/** The stored text of a fold: its lists only (status, invocation id are the row's). */
-interface StoredRecovery {
-  readonly admitted: number;
-  /** [action instance id, phase] in admission order. */
-  readonly unsettled: readonly (readonly [string, 'admitted' | 'dispatched'])[];
-  readonly unresolved: readonly string[];
-}
-
-const toStored = (fold: InterruptedInvocation): string =>
-  fold.status === 'unopened'
-    ? 'null'
-    : JSON.stringify({
-        admitted: fold.admitted,
-        unsettled: fold.unsettled.map((action) => [action.actionInstanceId, action.phase]),
-        unresolved: fold.unresolvedIndeterminate,
-      } satisfies StoredRecovery);
-
-const fromStored = (invocationId: string, text: string): InterruptedInvocation => {
-  const stored = JSON.parse(text) as StoredRecovery;
-  return {
-    status: 'open',
-    invocationId,
-    admitted: stored.admitted,
-    unsettled: stored.unsettled.map(([actionInstanceId, phase]) => ({ actionInstanceId, phase })),
-    unresolvedIndeterminate: stored.unresolved,
-  };
-};
-
-type Statements = {
-  readonly insert: Statement<[string, string, string, string, string, string, number, number]>;
-  readonly update: Statement<[number, string, string]>;
-  readonly select: Statement<[string]>;
-  readonly remove: Statement<[string]>;
-};
-
-type Fold = { recovery: InterruptedInvocation; revision: number };
-
-const statementsByViews = new WeakMap<Database, Statements>();
-/** Per views database, the open invocations touched during the page in hand. */
-const pageFolds = new PageMemory<Fold>();
-
-const statements = (views: Database): Statements => {
-  let found = statementsByViews.get(views);
-  if (found === undefined) {
-    found = {
-      insert: views.prepare(
-        `INSERT OR REPLACE INTO ${TABLE} (invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      update: views.prepare(`UPDATE ${TABLE} SET revision = ?, recovery = ? WHERE invocation_action_instance_id = ?`),
-      select: views.prepare(`SELECT revision, recovery FROM ${TABLE} WHERE invocation_action_instance_id = ?`).raw(true),
-      remove: views.prepare(`DELETE FROM ${TABLE} WHERE invocation_action_instance_id = ?`),
-    };
-    statementsByViews.set(views, found);
-  }
-  return found;
-};
+/** Per views, the open invocations touched during the page in hand. */
+const pageFolds = new PageMemory<OpenInvocationFold>();
 
 /** The invocation's fold: from this page's memory, else from its row; undefined when it is not open here. */
-const foldOf = (views: Database, folds: Map<string, Fold>, invocationId: string): Fold | undefined => {
+const foldOf = (rows: OpenInvocationsWrites, folds: Map<string, OpenInvocationFold>, invocationId: string): OpenInvocationFold | undefined => {
   const inMemory = folds.get(invocationId);
   if (inMemory !== undefined) return inMemory;
-  const row = statements(views).select.get(invocationId) as [number, string] | undefined;
-  if (row === undefined) return undefined;
-  const fold = { recovery: fromStored(invocationId, row[1]), revision: row[0] };
+  const fold = rows.fold(invocationId);
+  if (fold === undefined) return undefined;
   folds.set(invocationId, fold);
   return fold;
 };
@@ -117,23 +57,26 @@ const foldEvent = (recorded: RecordedEvent, fold: InterruptedInvocation, invocat
   }
 };
 
-const apply = (views: Database, recorded: RecordedEvent): void => {
+const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   const stream = recorded.stream;
   if (!stream.startsWith(INVOCATION_STREAM_PREFIX)) return;
+  const rows = views.openInvocations;
   const invocationId = stream.slice(INVOCATION_STREAM_PREFIX.length);
   const revision = Number(recorded.revision);
-  const folds = pageFolds.of(views);
+  const folds = pageFolds.of(rows);
   if (recorded.type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
     const recovery = evolveInterrupted(initialInterruptedInvocation(), opening);
-    statements(views).insert.run(
-      opening.invocation_action_instance_id,
-      stream,
-      opening.port_values.participant_address,
-      opening.port_values.episode_id,
-      opening.at,
-      toStored(recovery),
-      revision,
+    rows.open(
+      {
+        invocation_action_instance_id: opening.invocation_action_instance_id,
+        stream,
+        participant_address: opening.port_values.participant_address,
+        episode_id: opening.port_values.episode_id,
+        opened_at: opening.at,
+        recovery,
+        revision,
+      },
       Number(recorded.position),
     );
     folds.set(invocationId, { recovery, revision });
@@ -141,10 +84,10 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
   }
   if (recorded.type === 'InvocationClosed') {
     folds.delete(invocationId);
-    statements(views).remove.run(invocationId);
+    rows.close(invocationId);
     return;
   }
-  const fold = foldOf(views, folds, invocationId);
+  const fold = foldOf(rows, folds, invocationId);
   // An invocation whose opening this view never saw, or one already closed (a late resolution).
   if (fold === undefined) return;
   const event = foldEvent(recorded, fold.recovery, invocationId);
@@ -153,32 +96,22 @@ const apply = (views: Database, recorded: RecordedEvent): void => {
 };
 
 /** Writes each fold touched during the page to its row. */
-const endPage = (views: Database): void => {
-  const folds = pageFolds.take(views);
+const endPage = (views: OpenInvocationsViews): void => {
+  const rows = views.openInvocations;
+  const folds = pageFolds.take(rows);
   if (folds === undefined) return;
-  const update = statements(views).update;
-  for (const [invocationId, fold] of folds) update.run(fold.revision, toStored(fold.recovery), invocationId);
+  for (const [invocationId, fold] of folds) rows.updateFold(invocationId, fold);
 };
 
-export const openInvocationsProjection: Projection = {
+export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
   name: 'open-invocations',
   version: 2,
   setup(views) {
-    views.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
-      invocation_action_instance_id TEXT PRIMARY KEY,
-      stream TEXT NOT NULL,
-      participant_address TEXT NOT NULL,
-      episode_id TEXT NOT NULL,
-      opened_at TEXT NOT NULL,
-      recovery TEXT NOT NULL,
-      revision INTEGER NOT NULL,
-      position INTEGER NOT NULL
-    )`);
+    views.openInvocations.setup();
   },
   reset(views) {
-    statementsByViews.delete(views);
-    pageFolds.forget(views);
-    views.exec(`DROP TABLE IF EXISTS ${TABLE}`);
+    pageFolds.forget(views.openInvocations);
+    views.openInvocations.reset();
   },
   apply,
   endPage,
@@ -188,22 +121,5 @@ export const openInvocationsProjection: Projection = {
 };
 
 /** Invocations opened and not yet closed, oldest first, with the fold recovery decides from. */
-export const listOpenInvocations = (views: Database): readonly OpenInvocationRow[] => {
-  const exists = views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(TABLE);
-  if (exists === undefined) return [];
-  const rows = views
-    .prepare(
-      `SELECT invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision FROM ${TABLE} ORDER BY position`,
-    )
-    .raw(true)
-    .all() as [string, string, string, string, string, string, number][];
-  return rows.map(([invocationId, stream, participant, episode, openedAt, recovery, revision]) => ({
-    invocation_action_instance_id: invocationId,
-    stream,
-    participant_address: participant,
-    episode_id: episode,
-    opened_at: openedAt,
-    recovery: fromStored(invocationId, recovery),
-    revision,
-  }));
-};
+export const listOpenInvocations = (views: { readonly openInvocations: OpenInvocationsReads }): readonly OpenInvocationRow[] =>
+  views.openInvocations.listOpen();

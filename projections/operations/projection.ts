@@ -1,66 +1,25 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { OperationKind } from '../../domain/operations';
 import type { Projection } from '../runner';
 import { asInvocationEvent, asSchedulerEvent } from '../../domain/stored-events';
+import type { OperationRow, OperationsWrites } from './view';
 
 /**
- * Operations (SPEC.md section 6): each outer scheduler attempt is an operation (its id is the outer
- * action instance id), and each admitted tool action a child operation whose parent is that outer one.
- * A state only moves forward; events of the two aggregates may reach the view in either order.
+ * Operations (docs/rules.md, operations): each outer scheduler attempt is an operation (its id is the
+ * outer action instance id), and each admitted tool action a child operation whose parent is that
+ * outer one. A state only moves forward; events of the two aggregates may reach the view in either
+ * order.
  */
-
-export const OPERATIONS_TABLE = 'operations';
 
 export type OuterOperationState = 'scheduled' | 'opened' | 'dispatched' | 'settled';
 export type ToolOperationState = 'admitted' | 'dispatched' | 'settled';
 
 const RANK: Readonly<Record<string, number>> = { scheduled: 0, opened: 1, admitted: 1, dispatched: 2, settled: 3 };
 
-type Statements = {
-  readonly select: Statement<[string]>;
-  readonly insert: Statement<Record<string, unknown>>;
-  readonly update: Statement<Record<string, unknown>>;
-};
-
-const COLUMNS = [
-  'operation_id',
-  'operation_kind',
-  'parent_operation_id',
-  'participant_address',
-  'episode_id',
-  'action_contract_address',
-  'state',
-  'settlement',
-  'settlement_reason',
-  'submitted_at',
-  'updated_at',
-  'tool_call_id',
-  'admission_ordinal',
-  'attempt_outcome',
-  'resolution_effect',
-  'resolution_evidence_ref',
-  'resolved_at',
-] as const;
-
-export type OperationRow = { -readonly [K in (typeof COLUMNS)[number]]: K extends 'admission_ordinal' ? number | null : string | null };
-
-const byViews = new WeakMap<Database, Statements>();
-
-const statements = (views: Database): Statements => {
-  let found = byViews.get(views);
-  if (found === undefined) {
-    found = {
-      select: views.prepare(`SELECT * FROM ${OPERATIONS_TABLE} WHERE operation_id = ?`),
-      insert: views.prepare(`INSERT INTO ${OPERATIONS_TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`),
-      update: views.prepare(
-        `UPDATE ${OPERATIONS_TABLE} SET ${COLUMNS.filter((c) => c !== 'operation_id').map((c) => `${c} = @${c}`).join(', ')} WHERE operation_id = @operation_id`,
-      ),
-    };
-    byViews.set(views, found);
-  }
-  return found;
-};
+/** The views this projection keeps its rows in. */
+export interface OperationsViews {
+  readonly operations: OperationsWrites;
+}
 
 const emptyRow = (operationId: string, kind: OperationKind, at: string): OperationRow => ({
   operation_id: operationId,
@@ -83,21 +42,21 @@ const emptyRow = (operationId: string, kind: OperationKind, at: string): Operati
 });
 
 /** Reads the row (or starts one), lets `change` edit it, and writes it back. */
-const upsert = (views: Database, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
-  const s = statements(views);
-  const stored = s.select.get(operationId) as OperationRow | undefined;
+const upsert = (rows: OperationsWrites, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
+  const stored = rows.find(operationId);
   const row = stored ?? emptyRow(operationId, kind, at);
   change(row);
-  if (at > (row.updated_at ?? '')) row.updated_at = at;
-  if (at < (row.submitted_at ?? at)) row.submitted_at = at;
-  (stored === undefined ? s.insert : s.update).run(row);
+  if (at > row.updated_at) row.updated_at = at;
+  if (at < row.submitted_at) row.submitted_at = at;
+  if (stored === undefined) rows.insert(row);
+  else rows.update(row);
 };
 
 const advance = (row: OperationRow, state: string): void => {
-  if ((RANK[state] ?? 0) > (RANK[row.state ?? ''] ?? 0)) row.state = state;
+  if ((RANK[state] ?? 0) > (RANK[row.state] ?? 0)) row.state = state;
 };
 
-const applyInvocationEvent = (views: Database, recorded: RecordedEvent): boolean => {
+const applyInvocationEvent = (views: OperationsWrites, recorded: RecordedEvent): boolean => {
   const event = asInvocationEvent(recorded);
   if (event === undefined) return false;
   switch (event.type) {
@@ -150,7 +109,7 @@ const applyInvocationEvent = (views: Database, recorded: RecordedEvent): boolean
   return true;
 };
 
-const applySchedulerEvent = (views: Database, recorded: RecordedEvent): void => {
+const applySchedulerEvent = (views: OperationsWrites, recorded: RecordedEvent): void => {
   const event = asSchedulerEvent(recorded);
   if (event === undefined) return;
   if (event.type === 'AttemptStarted') {
@@ -165,39 +124,18 @@ const applySchedulerEvent = (views: Database, recorded: RecordedEvent): void => 
   }
 };
 
-export const operationsProjection: Projection = {
+export const operationsProjection: Projection<OperationsViews> = {
   name: 'operations',
   version: 1,
   setup(views) {
-    views.exec(`
-      CREATE TABLE IF NOT EXISTS ${OPERATIONS_TABLE} (
-        operation_id TEXT PRIMARY KEY,
-        operation_kind TEXT NOT NULL,
-        parent_operation_id TEXT,
-        participant_address TEXT,
-        episode_id TEXT,
-        action_contract_address TEXT,
-        state TEXT NOT NULL,
-        settlement TEXT,
-        settlement_reason TEXT,
-        submitted_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        tool_call_id TEXT,
-        admission_ordinal INTEGER,
-        attempt_outcome TEXT,
-        resolution_effect TEXT,
-        resolution_evidence_ref TEXT,
-        resolved_at TEXT
-      );
-      CREATE INDEX IF NOT EXISTS ${OPERATIONS_TABLE}_by_parent ON ${OPERATIONS_TABLE} (parent_operation_id, admission_ordinal);
-    `);
+    views.operations.setup();
   },
   reset(views) {
-    byViews.delete(views);
-    views.exec(`DROP TABLE IF EXISTS ${OPERATIONS_TABLE}`);
+    views.operations.reset();
   },
   apply(views, event) {
-    if (!applyInvocationEvent(views, event)) applySchedulerEvent(views, event);
+    const rows = views.operations;
+    if (!applyInvocationEvent(rows, event)) applySchedulerEvent(rows, event);
   },
 };
 

@@ -1,15 +1,14 @@
-import type { Database } from 'better-sqlite3';
 import { OPERATION_DOMAIN, type OperationKind, type OperationStatus } from '../../domain/operations';
-import { OPERATIONS_TABLE, type OperationRow } from './projection';
+import type { OperationRow, OperationsReads } from './view';
 
 const toStatus = (row: OperationRow): OperationStatus => {
   const status: OperationStatus = {
     schema_version: 'runtime-operation/v1',
-    operation_id: row.operation_id!,
+    operation_id: row.operation_id,
     domain: OPERATION_DOMAIN,
-    state: row.state!,
-    submitted_at: row.submitted_at!,
-    updated_at: row.updated_at!,
+    state: row.state,
+    submitted_at: row.submitted_at,
+    updated_at: row.updated_at,
     operation_kind: row.operation_kind as OperationKind,
     parent_operation_id: row.parent_operation_id,
     settlement: row.settlement,
@@ -27,23 +26,19 @@ const toStatus = (row: OperationRow): OperationStatus => {
   return row.settlement_reason === null ? status : { ...status, diagnostics: [{ reason: row.settlement_reason }] };
 };
 
-const tableExists = (views: Database): boolean =>
-  views.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(OPERATIONS_TABLE) !== undefined;
+/** The views the operations queries read. */
+export interface OperationsReadViews {
+  readonly operations: OperationsReads;
+}
 
 /** The operation's state as far as the projection has caught up; undefined for an unknown id. */
-export const getOperation = (views: Database, operationId: string): OperationStatus | undefined => {
-  if (!tableExists(views)) return undefined;
-  const row = views.prepare(`SELECT * FROM ${OPERATIONS_TABLE} WHERE operation_id = ?`).get(operationId) as OperationRow | undefined;
+export const getOperation = (views: OperationsReadViews, operationId: string): OperationStatus | undefined => {
+  const row = views.operations.operation(operationId);
   return row === undefined ? undefined : toStatus(row);
 };
 
 /** The tool actions of an outer operation, in admission order. */
-export const childOperations = (views: Database, parentOperationId: string): readonly OperationStatus[] => {
-  if (!tableExists(views)) return [];
-  const rows = views
-    .prepare(`SELECT * FROM ${OPERATIONS_TABLE} WHERE parent_operation_id = ? ORDER BY admission_ordinal`)
-    .all(parentOperationId) as OperationRow[];
-  return rows.map(toStatus);
-};
+export const childOperations = (views: OperationsReadViews, parentOperationId: string): readonly OperationStatus[] =>
+  views.operations.children(parentOperationId).map(toStatus);
 
 export { OPERATION_DOMAIN, type OperationStatus };

@@ -1,11 +1,12 @@
-export { participantHistoryProjection } from './projection';
+export { participantHistoryProjection, type ParticipantHistoryViews } from './projection';
 export {
   participantHistoryView,
   storedHistory,
   VISIBILITY_PROJECTION_REF,
-  type HistoryFilter,
   type HistoryViewBehaviorEvent,
+  type ParticipantHistoryReadViews,
   type ParticipantHistoryView,
 } from './query';
+export type { HistoryFilter, HistoryIndexRow, OpenedFor, ParticipantHistoryReads, ParticipantHistoryWrites } from './view';
 export { REBUILD_ADVICE, STORE_ADVICE, type HistoryUnavailable, type RenderedHistory } from './render';
 export { verifyHistory, type AuditFinding, type AuditFindingCode } from './audit';

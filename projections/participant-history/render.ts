@@ -2,6 +2,7 @@ import type { EventStore } from '../../domain/ports/event-store';
 import { describeError } from '../../domain/ports/storage-failure';
 import { foldInvocationEvents, invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../domain/invocation';
 import { invocationStream } from '../../domain/streams';
+import type { HistoryIndexRow } from './view';
 
 /**
  * Renders the participant history at query time: the view holds an index of closed invocations (see
@@ -10,13 +11,7 @@ import { invocationStream } from '../../domain/streams';
  * domain's `invocationHistory` renders its RAES behavior history.
  */
 
-/** One row of the index: a closed invocation and where its stream closed. */
-export type HistoryIndexRow = {
-  readonly participant: string;
-  readonly episode: string;
-  readonly invocation: string;
-  readonly closingRevision: number;
-};
+export type { HistoryIndexRow } from './view';
 
 /**
  * The history cannot be rendered: the store could not be read, or it does not hold what the view's

@@ -1,34 +1,64 @@
 import type { Database } from 'better-sqlite3';
 import type { RecordedEvent } from '../../domain/ports/event-store';
+import type { ViewsPort } from '../../domain/ports/views';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner, type Projection } from '../../projections/runner';
 import { openViewsDatabase } from '../../adapters/views/views-database';
+import { sqliteViews, type SqliteViews } from '../../adapters/views/sqlite';
 import { openViews, STORES } from './support/stores';
 import { participant, runReturningInvocation } from './support/world';
 
+/** The rows of the specs' own projections: a table per projection name in the SQLite views database. */
+interface SeenViews {
+  readonly seen: {
+    setup(name: string): void;
+    reset(name: string): void;
+    add(name: string, position: bigint, type: string): void;
+  };
+}
+
+/** The SQLite views with the seen-positions tables beside the engine's. */
+const withSeen = (views: SqliteViews): ViewsPort & SeenViews => {
+  const db = views.database;
+  return {
+    checkpoints: views.checkpoints,
+    transaction: (work) => views.transaction(work),
+    seen: {
+      setup: (name) => db.exec(`CREATE TABLE IF NOT EXISTS ${name}_rows (position INTEGER NOT NULL, type TEXT NOT NULL)`),
+      reset: (name) => db.exec(`DROP TABLE IF EXISTS ${name}_rows`),
+      add: (name, position, type) => db.prepare(`INSERT INTO ${name}_rows (position, type) VALUES (?, ?)`).run(position, type),
+    },
+  };
+};
+
+const openSeenViews = (): ViewsPort & SeenViews & { readonly database: Database } => {
+  const views = openViews();
+  return { ...withSeen(views), database: views.database };
+};
+
 /** Records every position it sees, in its own table, so the specs can check gaps and duplicates. */
-const seenPositions = (name = 'seen', version = 1, failAt?: bigint): Projection => ({
+const seenPositions = (name = 'seen', version = 1, failAt?: bigint): Projection<SeenViews> => ({
   name,
   version,
-  setup: (views) => views.exec(`CREATE TABLE IF NOT EXISTS ${name}_rows (position INTEGER NOT NULL, type TEXT NOT NULL)`),
-  reset: (views) => views.exec(`DROP TABLE IF EXISTS ${name}_rows`),
+  setup: (views) => views.seen.setup(name),
+  reset: (views) => views.seen.reset(name),
   apply: (views, event: RecordedEvent) => {
-    views.prepare(`INSERT INTO ${name}_rows (position, type) VALUES (?, ?)`).run(event.position, event.type);
+    views.seen.add(name, event.position, event.type);
     if (failAt !== undefined && event.position === failAt) throw new Error('the view cannot take this event');
   },
 });
 
-const positions = (views: Database, name = 'seen'): number[] =>
-  (views.prepare(`SELECT position FROM ${name}_rows ORDER BY rowid`).all() as { position: number }[]).map((row) => row.position);
+const positions = (views: { readonly database: Database }, name = 'seen'): number[] =>
+  (views.database.prepare(`SELECT position FROM ${name}_rows ORDER BY rowid`).all() as { position: number }[]).map((row) => row.position);
 
 const allPositions = (count: number): number[] => Array.from({ length: count }, (_, i) => i + 1);
 
 describe.each(STORES)('the projection runner on the %s store', (_name, makeStore) => {
   it('catches up page by page and resumes from its checkpoint without gaps or duplicates', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     await runReturningInvocation(store, participant('prober'), 1); // 11 events
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 });
     const progress: number[] = [];
@@ -54,10 +84,12 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     await runReturningInvocation(store, participant('prober'), 2);
     // Two connections, as two processes (two audits at once) would hold; both start behind.
     const [left, right] = [openViewsDatabase(path), openViewsDatabase(path)] as Database[];
-    const runners = [left!, right!].map((views) => new ProjectionRunner({ store, views, projections: [seenPositions()], pageSize: 4 }));
+    const runners = [left!, right!].map(
+      (database) => new ProjectionRunner({ store, views: withSeen(sqliteViews(database)), projections: [seenPositions()], pageSize: 4 }),
+    );
     const results = await Promise.all(runners.map((runner) => runner.catchUp()));
     expect(results.map((result) => result.kind)).toEqual(['caught_up', 'caught_up']);
-    expect(positions(left!)).toEqual(allPositions(22));
+    expect(positions({ database: left! })).toEqual(allPositions(22));
     left!.close();
     right!.close();
     rmSync(dir, { recursive: true, force: true });
@@ -66,7 +98,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('brings a newly added projection up from the start while the others resume', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     await runReturningInvocation(store, participant('prober'), 1);
     await new ProjectionRunner({ store, views, projections: [seenPositions('a')] }).catchUp();
     await runReturningInvocation(store, participant('prober'), 2);
@@ -79,7 +111,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('commits a page all or nothing: a throwing apply leaves neither rows nor checkpoint', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     await runReturningInvocation(store, participant('prober'), 1);
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions('seen', 1, 7n)], pageSize: 4 });
     const result = await runner.catchUp();
@@ -101,7 +133,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('rebuilds a projection from scratch on demand and when its version is bumped', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     await runReturningInvocation(store, participant('prober'), 1);
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
     await runner.catchUp();
@@ -118,7 +150,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('follows new events live until stopped', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
     runner.startLive(5);
     await runReturningInvocation(store, participant('prober'), 1);
@@ -133,7 +165,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('reports an unreadable store as a storage failure', async () => {
     const store = makeStore();
-    const views = openViews();
+    const views = openSeenViews();
     await store.close();
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
     const result = await runner.catchUp();

@@ -42,7 +42,7 @@ const PACKAGES: Readonly<Partial<Record<Layer, readonly string[]>>> = {
   model: PURE_PACKAGES,
   ports: [],
   application: PURE_PACKAGES,
-  projections: [...PURE_PACKAGES, 'better-sqlite3'],
+  projections: PURE_PACKAGES,
 };
 
 const SKIPPED = new Set(['node_modules', 'dist', 'specs', 'bench', 'esdata', '__pycache__']);

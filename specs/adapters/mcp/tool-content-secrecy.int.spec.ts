@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../../../adapters/event-store';
 import { ALL_PROJECTIONS, ProjectionRunner } from '../../../projections';
-import { openViewsDatabase } from '../../../adapters/views';
+import { openViewsDatabase, sqliteViews } from '../../../adapters/views';
 import { connectStdio, type StdioConnection } from '../../../examples/mcp/connect';
 import { FIRST_INVOCATION, openPortalWorld, textOf } from './support/portal-world';
 
@@ -85,7 +85,7 @@ describe('tool arguments and results', () => {
     try {
       await world.manager.advance(3);
       serverStderr = (world.connection as StdioConnection).stderr();
-      await new ProjectionRunner({ store: opened, views, projections: ALL_PROJECTIONS }).catchUp();
+      await new ProjectionRunner({ store: opened, views: sqliteViews(views), projections: ALL_PROJECTIONS }).catchUp();
 
       // The run did what it should: the model got the portal's answer, every kind of settlement happened.
       expect(world.calls.map((call) => call.outcome)).toEqual(['succeeded', 'failed', 'refused', 'unknown']);

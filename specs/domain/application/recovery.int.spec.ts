@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SqliteEventStore } from '../../../adapters/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../domain/application';
 import { openInvocationsIndex } from '../../../adapters/views/open-invocations-index';
+import { sqliteViews } from '../../../adapters/views/sqlite';
 import type { OpenInvocationsIndex } from '../../../domain/ports/open-invocations';
 import { listOpenInvocations } from '../../../projections/open-invocations';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
@@ -92,7 +93,7 @@ describe('recovery after a restart', () => {
       inFlight: new Map(),
       unresolved: new Set([tool(3)]),
     });
-    expect(listOpenInvocations(second.views)).toEqual([]);
+    expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
 
     await second.manager.advance(4);
     expect(await typesOf(second.store, invocationStream(`${POLICY}:${PARTICIPANT}:2`))).toEqual([]);
@@ -130,7 +131,7 @@ describe('recovery after a restart', () => {
     void first.manager.advance(1);
     await reachedAdmissions;
     await openInvocationsIndex(first.store, first.views).catchUp();
-    const stale = listOpenInvocations(first.views);
+    const stale = listOpenInvocations(sqliteViews(first.views));
     expect(stale).toEqual([expect.objectContaining({ recovery: expect.objectContaining({ unsettled: [
       { actionInstanceId: tool(1), phase: 'admitted' },
       { actionInstanceId: tool(2), phase: 'admitted' },

@@ -6,6 +6,7 @@ import { SCHEDULER_STREAM_PREFIX, schedulerStream } from '../../../domain/stream
 import { probeResult } from '../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 import { openInvocationsIndex } from '../../../adapters/views/open-invocations-index';
+import { sqliteViews } from '../../../adapters/views/sqlite';
 
 /**
  * Scheduler snapshots in the views database: start() restores each scheduler from its snapshot instead
@@ -54,7 +55,7 @@ describe('scheduler snapshots', () => {
     const first = managerOn(store, views);
     await first.start();
     await first.advance(3);
-    const snapshot = readSchedulerSnapshots(views).get(schedulerStream(POLICY, PARTICIPANT));
+    const snapshot = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream(POLICY, PARTICIPANT));
     expect(snapshot?.state).toEqual(await foldedScheduler(store));
     expect(snapshot?.state.attemptsStarted).toBe(3);
     const read = await store.readStream(schedulerStream(POLICY, PARTICIPANT));
@@ -95,7 +96,7 @@ describe('scheduler snapshots', () => {
     const first = managerOn(store, views);
     await first.start();
     await first.advance(2);
-    const stale = readSchedulerSnapshots(views).get(schedulerStream(POLICY, PARTICIPANT));
+    const stale = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream(POLICY, PARTICIPANT));
     expect(stale?.state.attemptsStarted).toBe(2);
     const restored = schedulerAggregate(store, POLICY, PARTICIPANT);
     expect(restored.restore(stale!.state, stale!.revision)).toBe(true);

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import { childOperations, getOperation, operationsProjection, type OperationStatus } from '../../../projections/operations';
 import { ProjectionRunner } from '../../../projections/runner';
 import { errorsOf, validators } from '../support/schemas';
@@ -98,7 +97,7 @@ describe.each(STORES)('operations on the %s store', (_name, makeStore) => {
 
   it('rebuilds into the same operations', async () => {
     const store = makeStore();
-    const views: Database = openViews();
+    const views = openViews();
     const invocation = new InvocationDriver(store, PROBER, 3);
     await invocation.open();
     await invocation.activate();

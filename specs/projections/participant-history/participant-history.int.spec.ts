@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqliteViews } from '../../../adapters/views/sqlite';
 import type { EventStore } from '../../../domain/ports/event-store';
 import { invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
 import {
@@ -18,13 +18,13 @@ const PROBER = participant('prober');
 const SCOUT = participant('scout');
 const GENERATED_AT = '2026-04-11T12:00:00Z';
 
-const view = async (views: Database, store: EventStore, who = PROBER): Promise<ParticipantHistoryView> => {
+const view = async (views: SqliteViews, store: EventStore, who = PROBER): Promise<ParticipantHistoryView> => {
   const rendered = await participantHistoryView(views, store, who, EPISODE, { generatedAt: GENERATED_AT });
   if ('kind' in rendered) throw new Error(`the history is unavailable: ${rendered.reason}`);
   return rendered;
 };
 
-const history = async (views: Database, store: EventStore, filter: HistoryFilter = {}): Promise<readonly BehaviorHistoryEvent[]> => {
+const history = async (views: SqliteViews, store: EventStore, filter: HistoryFilter = {}): Promise<readonly BehaviorHistoryEvent[]> => {
   const rendered = await storedHistory(views, store, filter);
   if (rendered.kind !== 'history') throw new Error(`the history is unavailable: ${rendered.reason}`);
   return rendered.events;
@@ -109,7 +109,7 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
     const views = openViews();
     const { closed } = await populate(store);
     await new ProjectionRunner({ store, views, projections: [participantHistoryProjection], pageSize: 3 }).catchUp();
-    const rows = views.prepare('SELECT * FROM participant_history_index ORDER BY seq').all() as Record<string, unknown>[];
+    const rows = views.database.prepare('SELECT * FROM participant_history_index ORDER BY seq').all() as Record<string, unknown>[];
     expect(rows.map(({ seq: _seq, ...row }) => row)).toEqual(
       closed.map((driver) => ({
         participant_address: driver.participantAddress,
@@ -152,7 +152,7 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
       'indeterminate', 'indeterminate', 'indeterminate', 'withheld', 'withheld', 'withheld', 'outer', 'outer', 'outer',
     ]);
     expect(verifyHistory(await history(views, store, { invocation: open.id }))).toEqual([]);
-    expect(views.prepare('SELECT count(*) FROM participant_history_open').pluck().get()).toBe(0);
+    expect(views.database.prepare('SELECT count(*) FROM participant_history_open').pluck().get()).toBe(0);
     await store.close();
   });
 
@@ -181,7 +181,7 @@ describe.each(STORES)('the participant history on the %s store', (_name, makeSto
       version: 1,
       setup: () => undefined,
       reset: () => undefined,
-      apply: (_views: Database, event: { type: string }) => {
+      apply: (_views: SqliteViews, event: { type: string }) => {
         if (event.type === 'InvocationClosed') throw new Error('refused');
       },
     };

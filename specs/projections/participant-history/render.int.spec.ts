@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqliteViews } from '../../../adapters/views/sqlite';
 import { openSqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
 import type { EventStore } from '../../../domain/ports/event-store';
 import {
@@ -8,6 +8,7 @@ import {
   STORE_ADVICE,
   storedHistory,
   type HistoryUnavailable,
+  type ParticipantHistoryViews,
   type ParticipantHistoryView,
 } from '../../../projections/participant-history';
 import { ProjectionRunner } from '../../../projections/runner';
@@ -24,11 +25,11 @@ const PROBER = participant('prober');
 const SCOUT = participant('scout');
 const GENERATED_AT = '2026-04-11T12:00:00Z';
 
-const viewOf = (views: Database, store: EventStore, who: string): Promise<ParticipantHistoryView | HistoryUnavailable> =>
+const viewOf = (views: SqliteViews, store: EventStore, who: string): Promise<ParticipantHistoryView | HistoryUnavailable> =>
   participantHistoryView(views, store, who, EPISODE, { generatedAt: GENERATED_AT });
 
 /** Two closed invocations of PROBER, one of SCOUT; the history caught up. */
-const caughtUp = async (store: EventStore): Promise<{ views: Database; runner: ProjectionRunner; prober: InvocationDriver; scout: InvocationDriver }> => {
+const caughtUp = async (store: EventStore): Promise<{ views: SqliteViews; runner: ProjectionRunner<ParticipantHistoryViews>; prober: InvocationDriver; scout: InvocationDriver }> => {
   const prober = await runReturningInvocation(store, PROBER, 1);
   const scout = await runReturningInvocation(store, SCOUT, 1, 1);
   await runReturningInvocation(store, PROBER, 2);
@@ -38,8 +39,8 @@ const caughtUp = async (store: EventStore): Promise<{ views: Database; runner: P
   return { views, runner, prober, scout };
 };
 
-const damage = (views: Database, sql: string, invocation: string): void => {
-  expect(views.prepare(`UPDATE participant_history_index SET ${sql} WHERE invocation_action_instance_id = ?`).run(invocation).changes).toBe(1);
+const damage = (views: SqliteViews, sql: string, invocation: string): void => {
+  expect(views.database.prepare(`UPDATE participant_history_index SET ${sql} WHERE invocation_action_instance_id = ?`).run(invocation).changes).toBe(1);
 };
 
 describe.each(STORES)('rendering the participant history from the %s store', (_name, makeStore) => {

@@ -1,7 +1,8 @@
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import { MemoryEventStore } from '../../../adapters/event-store/memory/memory-event-store';
 import { openSqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
 import type { EventStore } from '../../../domain/ports/event-store';
+import { sqliteViews, type SqliteViews } from '../../../adapters/views/sqlite';
 
 /** The stores every projection spec runs against: memory and a real SQLite database. */
 export const STORES: readonly [string, () => EventStore][] = [
@@ -16,4 +17,5 @@ export const STORES: readonly [string, () => EventStore][] = [
   ],
 ];
 
-export const openViews = (): Database => new BetterSqlite3(':memory:');
+/** A fresh SQLite views database in memory, through the views port. */
+export const openViews = (): SqliteViews => sqliteViews(new BetterSqlite3(':memory:'));

@@ -1,0 +1,1 @@
+export { SqliteViews, sqliteViews } from './sqlite-views';

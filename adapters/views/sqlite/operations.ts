@@ -1,0 +1,107 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { OperationRow, OperationsReads, OperationsWrites } from '../../../projections/operations/view';
+import { tableExists } from './table-exists';
+
+const TABLE = 'operations';
+
+/** The table's columns, in its order: exactly the row's fields (a field added to the row must be added here). */
+const COLUMN_SET: Record<keyof OperationRow, true> = {
+  operation_id: true,
+  operation_kind: true,
+  parent_operation_id: true,
+  participant_address: true,
+  episode_id: true,
+  action_contract_address: true,
+  state: true,
+  settlement: true,
+  settlement_reason: true,
+  submitted_at: true,
+  updated_at: true,
+  tool_call_id: true,
+  admission_ordinal: true,
+  attempt_outcome: true,
+  resolution_effect: true,
+  resolution_evidence_ref: true,
+  resolved_at: true,
+};
+const COLUMNS = Object.keys(COLUMN_SET) as (keyof OperationRow)[];
+
+type Statements = {
+  readonly select: Statement<[string]>;
+  readonly insert: Statement<[OperationRow]>;
+  readonly update: Statement<[OperationRow]>;
+};
+
+/** The operations table of the SQLite views database: one row per operation, its children by parent. */
+export class SqliteOperations implements OperationsWrites, OperationsReads {
+  /** Prepared on first use after setup; dropped with the table on reset. */
+  private prepared: Statements | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  setup(): void {
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS ${TABLE} (
+        operation_id TEXT PRIMARY KEY,
+        operation_kind TEXT NOT NULL,
+        parent_operation_id TEXT,
+        participant_address TEXT,
+        episode_id TEXT,
+        action_contract_address TEXT,
+        state TEXT NOT NULL,
+        settlement TEXT,
+        settlement_reason TEXT,
+        submitted_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        tool_call_id TEXT,
+        admission_ordinal INTEGER,
+        attempt_outcome TEXT,
+        resolution_effect TEXT,
+        resolution_evidence_ref TEXT,
+        resolved_at TEXT
+      );
+      CREATE INDEX IF NOT EXISTS ${TABLE}_by_parent ON ${TABLE} (parent_operation_id, admission_ordinal);
+    `);
+  }
+
+  reset(): void {
+    this.prepared = undefined;
+    this.db.exec(`DROP TABLE IF EXISTS ${TABLE}`);
+  }
+
+  find(operationId: string): OperationRow | undefined {
+    return this.statements().select.get(operationId) as OperationRow | undefined;
+  }
+
+  insert(row: OperationRow): void {
+    this.statements().insert.run(row);
+  }
+
+  update(row: OperationRow): void {
+    this.statements().update.run(row);
+  }
+
+  operation(operationId: string): OperationRow | undefined {
+    if (!tableExists(this.db, TABLE)) return undefined;
+    return this.db.prepare(`SELECT * FROM ${TABLE} WHERE operation_id = ?`).get(operationId) as OperationRow | undefined;
+  }
+
+  children(parentOperationId: string): readonly OperationRow[] {
+    if (!tableExists(this.db, TABLE)) return [];
+    return this.db.prepare(`SELECT * FROM ${TABLE} WHERE parent_operation_id = ? ORDER BY admission_ordinal`).all(parentOperationId) as OperationRow[];
+  }
+
+  private statements(): Statements {
+    if (this.prepared === undefined) {
+      const db = this.db;
+      this.prepared = {
+        select: db.prepare(`SELECT * FROM ${TABLE} WHERE operation_id = ?`),
+        insert: db.prepare(`INSERT INTO ${TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`),
+        update: db.prepare(
+          `UPDATE ${TABLE} SET ${COLUMNS.filter((c) => c !== 'operation_id').map((c) => `${c} = @${c}`).join(', ')} WHERE operation_id = @operation_id`,
+        ),
+      };
+    }
+    return this.prepared;
+  }
+}

@@ -1,0 +1,92 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { SchedulerState } from '../../../domain/scheduler';
+import type { SchedulerSnapshot } from '../../../domain/ports/open-invocations';
+import type { SchedulerSnapshotsReads, SchedulerSnapshotsWrites } from '../../../projections/scheduler-snapshots/view';
+import { tableExists } from './table-exists';
+
+const TABLE = 'scheduler_snapshots';
+
+/** The stored shape: the state with its Map and Set as arrays. */
+interface StoredSnapshot {
+  readonly status: SchedulerState['status'];
+  readonly attempts_started: number;
+  readonly in_flight: readonly (readonly [number, string])[];
+  readonly unresolved: readonly string[];
+  readonly stopped_by: SchedulerState['stoppedBy'];
+  readonly execution_generation: number;
+  readonly last_tick: number | null;
+}
+
+const toStored = (state: SchedulerState): StoredSnapshot => ({
+  status: state.status,
+  attempts_started: state.attemptsStarted,
+  in_flight: [...state.inFlight],
+  unresolved: [...state.unresolved],
+  stopped_by: state.stoppedBy,
+  execution_generation: state.executionGeneration,
+  last_tick: state.lastTick,
+});
+
+const fromStored = (stored: StoredSnapshot): SchedulerState => ({
+  status: stored.status,
+  attemptsStarted: stored.attempts_started,
+  inFlight: new Map(stored.in_flight),
+  unresolved: new Set(stored.unresolved),
+  stoppedBy: stored.stopped_by,
+  executionGeneration: stored.execution_generation,
+  lastTick: stored.last_tick,
+});
+
+type Row = { readonly stream: string; readonly revision: number; readonly state: string };
+
+type Statements = {
+  readonly select: Statement<[string]>;
+  readonly upsert: Statement<[string, number, string]>;
+};
+
+/** The scheduler snapshots of the SQLite views database: each stream's folded state as JSON and its revision. */
+export class SqliteSchedulerSnapshots implements SchedulerSnapshotsWrites, SchedulerSnapshotsReads {
+  /** Prepared on first use after setup; dropped with the table on reset. */
+  private prepared: Statements | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  setup(): void {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL, state TEXT NOT NULL)`);
+  }
+
+  reset(): void {
+    this.prepared = undefined;
+    this.db.exec(`DROP TABLE IF EXISTS ${TABLE}`);
+  }
+
+  snapshot(stream: string): SchedulerSnapshot | undefined {
+    const row = this.statements().select.get(stream) as Omit<Row, 'stream'> | undefined;
+    return row === undefined ? undefined : { state: fromStored(JSON.parse(row.state) as StoredSnapshot), revision: row.revision };
+  }
+
+  save(stream: string, snapshot: SchedulerSnapshot): void {
+    this.statements().upsert.run(stream, snapshot.revision, JSON.stringify(toStored(snapshot.state)));
+  }
+
+  all(): ReadonlyMap<string, SchedulerSnapshot> {
+    const snapshots = new Map<string, SchedulerSnapshot>();
+    if (!tableExists(this.db, TABLE)) return snapshots;
+    for (const row of this.db.prepare(`SELECT stream, revision, state FROM ${TABLE}`).iterate() as IterableIterator<Row>) {
+      snapshots.set(row.stream, { state: fromStored(JSON.parse(row.state) as StoredSnapshot), revision: row.revision });
+    }
+    return snapshots;
+  }
+
+  private statements(): Statements {
+    if (this.prepared === undefined) {
+      this.prepared = {
+        select: this.db.prepare<[string]>(`SELECT revision, state FROM ${TABLE} WHERE stream = ?`),
+        upsert: this.db.prepare<[string, number, string]>(
+          `INSERT INTO ${TABLE} (stream, revision, state) VALUES (?, ?, ?) ON CONFLICT(stream) DO UPDATE SET revision = excluded.revision, state = excluded.state`,
+        ),
+      };
+    }
+    return this.prepared;
+  }
+}

@@ -1,0 +1,36 @@
+import type { InterruptedInvocation } from '../../domain/invocation';
+import type { ViewRows } from '../../domain/ports/views';
+
+/** An open invocation as the view lists it. */
+export interface OpenInvocationRow {
+  readonly invocation_action_instance_id: string;
+  readonly stream: string;
+  readonly participant_address: string;
+  readonly episode_id: string;
+  readonly opened_at: string;
+  /** The interrupted-invocation fold of the stream up to `revision`. */
+  readonly recovery: InterruptedInvocation;
+  readonly revision: number;
+}
+
+/** The fold kept for an open invocation and the revision of its stream it reflects. */
+export interface OpenInvocationFold {
+  recovery: InterruptedInvocation;
+  revision: number;
+}
+
+/** What the open-invocations projection writes, and the lookup its fold needs. */
+export interface OpenInvocationsWrites extends ViewRows {
+  /** Records an invocation just opened (or replaces its row); `position` orders the list. */
+  open(row: OpenInvocationRow, position: number): void;
+  /** The fold kept for an open invocation; undefined when the view holds no such open invocation. */
+  fold(invocationId: string): OpenInvocationFold | undefined;
+  updateFold(invocationId: string, fold: OpenInvocationFold): void;
+  close(invocationId: string): void;
+}
+
+/** What the open-invocations queries read. */
+export interface OpenInvocationsReads {
+  /** Invocations opened and not yet closed, in the order they opened; empty before the first page. */
+  listOpen(): readonly OpenInvocationRow[];
+}

@@ -1,0 +1,38 @@
+import type { ViewRows } from '../../domain/ports/views';
+
+/** One row of the index: a closed invocation and where its stream closed. */
+export type HistoryIndexRow = {
+  readonly participant: string;
+  readonly episode: string;
+  readonly invocation: string;
+  readonly closingRevision: number;
+};
+
+export type HistoryFilter = {
+  readonly participant?: string;
+  readonly episode?: string;
+  readonly invocation?: string;
+};
+
+/** An invocation opened and not closed yet: whose it is. */
+export interface OpenedFor {
+  readonly participant: string;
+  readonly episode: string;
+}
+
+/** What the participant-history projection writes, and the lookup its fold needs. */
+export interface ParticipantHistoryWrites extends ViewRows {
+  /** Adds a closed invocation's row after every row added before it. */
+  appendClosed(row: HistoryIndexRow): void;
+  /** Keeps an invocation still open at a page's end, for the page that closes it. */
+  keepOpened(invocationId: string, openedFor: OpenedFor): void;
+  /** An invocation kept open by an earlier page; undefined when none is. */
+  opened(invocationId: string): OpenedFor | undefined;
+  forgetOpened(invocationId: string): void;
+}
+
+/** What the participant-history queries read. */
+export interface ParticipantHistoryReads {
+  /** The index rows of the closed invocations, in the order they closed, narrowed by the filter; empty before the first page. */
+  closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[];
+}
