@@ -10,6 +10,7 @@ import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store';
 import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
+import { parsedLater, type TailRead } from '../store-tail';
 
 export { DEFAULT_POSTGRES_POOL_SIZE };
 
@@ -182,6 +183,19 @@ export class PostgresEventStore implements EventStore {
       return { kind: 'read', events: result.rows.map(recordedEventOf) };
     } catch (error) {
       return storageFailure(`PostgreSQL: reading the log failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  async readLast(): Promise<TailRead> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      const result = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM raes_events ORDER BY position DESC LIMIT 1`);
+      const row = result.rows[0];
+      if (row === undefined) return { kind: 'tail', last: undefined };
+      return { kind: 'tail', last: { stream: row.stream, type: row.type, position: BigInt(row.position), data: parsedLater(row.data) } };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading the last event failed: ${describePgError(error, this.server)}`);
     }
   }
 
