@@ -5,6 +5,7 @@ import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { openViewsDatabase } from '../views/views-database';
 import { checkStore, recordLastPosition } from './store-check';
+import { ALL_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
 import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
@@ -107,9 +108,11 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
       ...workspace,
       close: async () => {
         try {
+          // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
+          await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }).catchUp();
           await recordLastPosition(workspace.store, workspace.dataDir, record);
         } catch {
-          // The record is only raised here; a later opening still compares with the views' own positions.
+          // Both are kept up only here; a later writer catches up again, and the check also reads the views' positions.
         } finally {
           await workspace.close();
         }
