@@ -9,7 +9,7 @@ import type { OpenedEventStore } from './store-tail';
 export type EventStoreOpened = { readonly kind: 'opened'; readonly store: OpenedEventStore };
 
 export type OpenEventStoreOptions = {
-  /** For commands that only read: the SQLite file is opened read-only and must exist. */
+  /** For commands that only read: the SQLite file is opened read-only and must exist; PostgreSQL transactions are read-only. */
   readonly readOnly?: boolean;
 };
 
@@ -27,7 +27,11 @@ export const openEventStore = (config: EventStoreConfig, options: OpenEventStore
     case 'postgres':
       return {
         kind: 'opened',
-        store: openPostgresEventStore({ connectionString: config.connectionString, poolSize: config.poolSize }),
+        store: openPostgresEventStore({
+          connectionString: config.connectionString,
+          poolSize: config.poolSize,
+          ...(options.readOnly === true ? { readOnly: true } : {}),
+        }),
       };
   }
 };

@@ -27,7 +27,7 @@ describe('store identity on PostgreSQL', () => {
 
   beforeAll(async () => {
     server = await startPostgresServer();
-    for (const database of ['first', 'second', 'emptied', 'behind']) await sql('postgres', `CREATE DATABASE ${database}`);
+    for (const database of ['first', 'second', 'emptied', 'behind', 'untouched']) await sql('postgres', `CREATE DATABASE ${database}`);
   }, 120_000);
   afterAll(async () => server?.stop(), 60_000);
 
@@ -79,5 +79,15 @@ describe('store identity on PostgreSQL', () => {
     expect(run.stderr).toMatch(/is not readable to its end, so nothing was appended to it: .*its data is not JSON/);
     const [{ count: after }] = (await sql('second', 'SELECT COUNT(*)::int AS count FROM raes_events')) as [{ count: number }];
     expect(after).toBe(before);
+  });
+
+  it('read-only commands send only read-only transactions: on a database without the store they create nothing', async () => {
+    for (const command of [['audit'], ['scheduler', 'list']]) {
+      const run = pg('untouched', ...command, '--data-dir', scratchDir('pg-untouched'));
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/holds no event store tables: nothing has run there, or it was emptied\. Check --postgres-url/);
+      expect(withoutStack(run)).toBe(true);
+    }
+    expect(await sql('untouched', "SELECT to_regclass('raes_events') IS NULL AS absent")).toEqual([{ absent: true }]);
   });
 });
