@@ -5,6 +5,7 @@ import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { openViewsDatabase } from '../views/views-database';
 import { checkStore, recordLastPosition } from './store-check';
+import { readStoreRecord } from './store-record';
 import { ALL_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
@@ -165,7 +166,13 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   }
   if (opened.kind === 'storage_failure') {
     release();
-    return { ok: false, usage: false, message: opened.reason };
+    const recorded = config.kind === 'sqlite' ? readStoreRecord(dataDir) : undefined;
+    // A read-only command does not create a missing store file: say it belonged to this data dir.
+    const lost =
+      recorded?.kind === 'found'
+        ? `; yet ${dataDir} belongs to store ${recorded.record.store_id}, so the store was removed or emptied: restore it from a backup, or point --data-dir at the folder it is in`
+        : '';
+    return { ok: false, usage: false, message: `${opened.reason}${lost}` };
   }
   const viewsPath = config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite');
   const viewsOptions = options.readOnly === true ? { readOnly: true } : {};

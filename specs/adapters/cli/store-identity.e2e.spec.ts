@@ -55,6 +55,15 @@ describe('the data dir records the store it belongs to', () => {
     expect(eventCount(dataDir)).toBe(0);
   });
 
+  it('a store file removed from its data dir is reported by a read-only command as lost, not as never run', () => {
+    const dataDir = ranDataDir('removed');
+    rmSync(join(dataDir, 'events.sqlite'));
+    const run = cli('audit', '--data-dir', dataDir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`belongs to store ${storeRecord(dataDir).store_id}, so the store was removed or emptied: restore it from a backup`));
+    expect(existsSync(join(dataDir, 'events.sqlite'))).toBe(false);
+  });
+
   it('a store replaced by another one is refused, naming both stores', () => {
     const dataDir = ranDataDir('replaced');
     const other = ranDataDir('replacement');
