@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as t from 'io-ts';
 import { describeValidationErrors, type ActionResult, type ToolActionRequest } from '../../domain/invocation';
 import type { InvocationToolActionPort } from '../../domain/ports/invocation-port';
@@ -7,6 +6,7 @@ import type { RemoteAccess, RemotePortGrants } from '../../domain/ports/remote-p
 import { readBoundedBody } from './body-reader';
 import { InvocationSecrets, bearerSecret } from './invocation-secrets';
 import { REMOTE_VERBS, type RemoteVerb } from './remote-access';
+import { listenOnLoopback, stopServer } from './loopback-server';
 
 /**
  * The port over HTTP on 127.0.0.1. Each granted invocation gets its own random secret; a request must
@@ -70,13 +70,9 @@ export class RemotePortServer implements RemotePortGrants {
     const server = createServer((request, response) => {
       this.serve(request, response).catch(() => send(response, 500, { error: 'internal', message: 'the port failed' }));
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address() as AddressInfo;
+    const port = await listenOnLoopback(server);
     this.server = server;
-    this.baseUrl = `http://127.0.0.1:${address.port}`;
+    this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
   get url(): string {
@@ -100,8 +96,7 @@ export class RemotePortServer implements RemotePortGrants {
     const server = this.server;
     this.server = undefined;
     if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopServer(server);
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InvocationSecrets, bearerSecret } from '../../http/invocation-secrets';
+import { listenOnLoopback, stopServer } from '../../http/loopback-server';
 
 /**
  * The gateway over Streamable HTTP on 127.0.0.1, at `/mcp`. Each invocation is granted its own random
@@ -41,12 +41,9 @@ export class GatewayHttpServer {
         else response.end();
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
+    const port = await listenOnLoopback(server);
     this.server = server;
-    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${GATEWAY_PATH}`;
+    this.baseUrl = `http://127.0.0.1:${port}${GATEWAY_PATH}`;
   }
 
   get url(): string {
@@ -68,8 +65,7 @@ export class GatewayHttpServer {
     const server = this.server;
     this.server = undefined;
     if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopServer(server);
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
