@@ -1,0 +1,1 @@
+export { MemoryViews } from './memory-views';
