@@ -1,5 +1,5 @@
 import { autonomousPolicyAddress } from '../addresses';
-import { Diagnostic, DiagnosticCode, error } from './diagnostics';
+import { Diagnostic, DiagnosticCode, error, warning } from './diagnostics';
 import {
   AutonomousExecutionDocument,
   BehaviorSpecificationDocument,
@@ -332,7 +332,14 @@ export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
       const owner = owners.get(participant);
       if (owner === undefined) owners.set(participant, specName);
       else if (owner !== specName) {
-        context.report('participant.autonomous-execution-owner-conflict', `participant "${participant}" is already run by the policy of behavior specification "${owner}": run each participant by one policy.`);
+        // RAES refuses this; the engine runs such a participant under each policy (docs/decisions.md).
+        diagnostics.push(
+          warning(
+            'participant.autonomous-execution-owner-conflict',
+            address,
+            `participant "${participant}" is already run by the policy of behavior specification "${owner}"; RAES refuses a participant under two policies, so this scenario is not valid RAES SDL: run each participant by one policy to keep it portable.`,
+          ),
+        );
       }
     }
   }
