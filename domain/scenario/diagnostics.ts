@@ -16,7 +16,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.view-rule-unclassified',
   // the shared time model
   'time.model-invalid',
-  // tool affordances (SPEC.md section 2)
+  // tool affordances (docs/rules.md, authoring)
   'participant.tool-affordance-outside-specification',
   'participant.tool-affordance-outside-participant',
   'participant.tool-affordance-relation-duplicate',
@@ -44,7 +44,7 @@ export const DIAGNOSTIC_CODES = [
   'manifest.key-unknown',
   'manifest.offer-duplicate',
   'manifest.implementation-undeclared',
-  // claim defects (SPEC.md section 4)
+  // claim defects (docs/rules.md, registration)
   'manifest.claim-runtime-method-missing',
   'manifest.claim-autonomous-execution-missing',
   'manifest.claim-tool-affordances-unsupported',

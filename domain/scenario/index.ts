@@ -27,7 +27,7 @@ const dedupe = (diagnostics: ReadonlyArray<Diagnostic>): Diagnostic[] => {
   });
 };
 
-/** Every authoring rule of SPEC.md section 2 and of RAES for the sections the engine reads, all reported together. */
+/** Every authoring rule of docs/rules.md, authoring, and of RAES for the sections the engine reads, all reported together. */
 export const validateScenario = (scenario: ScenarioDocument): Diagnostic[] =>
   dedupe([
     ...checkNames(scenario),

@@ -6,7 +6,7 @@ import { declares } from './references';
 
 const SEGMENT_RULE = 'use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
 
-/** Names that become address segments must be valid segments (SPEC.md section 1), as RAES requires of every key. */
+/** Names that become address segments must be valid segments (docs/rules.md, addresses), as RAES requires of every key. */
 export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const check = (name: string, path: string): void => {
@@ -75,7 +75,7 @@ const entityNames = (entities: unknown, prefix = ''): string[] => {
 
 /**
  * Every ref of the sections the engine reads names a declaration, by bare name as RAES resolves them
- * (SPEC.md section 2, "refs resolve"). Policy refs are checked with the policy (validate-policies).
+ * (docs/rules.md, authoring). Policy refs are checked with the policy (validate-policies).
  */
 export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
