@@ -168,6 +168,15 @@ describe('bad input', () => {
     expect(refused.diagnostics.map((d) => [d.code, d.address])).toEqual([['scenario.key-unknown', 'tlos']]);
   });
 
+  it('refuses a YAML merge key and an alias inside its own anchor, as RAES does, and loads other aliases', () => {
+    const merged = loadScenario('name: merged\nnodes:\n  first:\n    type: vm\n    resources: &r {ram: 1 gib, cpu: 1}\n  second:\n    type: vm\n    resources:\n      <<: *r\n');
+    expect(merged.diagnostics.map((d) => [d.code, d.address])).toEqual([['scenario.yaml-invalid', 'line 9, column 7']]);
+    const cyclic = loadScenario('name: cyclic\nnodes: &n\n  sw:\n    type: switch\n    roles: *n\n');
+    expect(cyclic.diagnostics.map((d) => [d.code, d.address])).toEqual([['scenario.yaml-invalid', 'line 5, column 12']]);
+    const shared = loadScenario('name: shared\nnodes:\n  first:\n    type: vm\n    resources: &r {ram: 1 gib, cpu: 1}\n  second:\n    type: vm\n    resources: *r\n');
+    expect(shared.diagnostics).toEqual([]);
+  });
+
   it('rejects a document that is not a mapping', () => {
     const result = loadScenario('- just\n- a list\n');
     expect(result.ok).toBe(false);
