@@ -52,9 +52,27 @@ const UnknownList = t.array(t.unknown);
 const Ticks = integerFrom(1, MAX_TICKS);
 const Tick = integerFrom(-MAX_TICKS, MAX_TICKS);
 
+const MAX_PORT = 65_535;
+const IDENTIFIER = '[a-z0-9][a-z0-9_-]{0,63}';
+/** RAES's whole-field `${name}` placeholder (dotted names allowed), which an instantiated scenario replaces. */
+const VARIABLE_REF = new RegExp(`^\\$\\{(?:(?:${IDENTIFIER}|__private)\\.)*${IDENTIFIER}\\}$`);
+const isPortNumber = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_PORT;
+
+/** A service port as RAES reads it: 1 to 65535, as a number or a string of digits, or a placeholder. */
+const isPort = (port: unknown): port is number | string =>
+  typeof port === 'number'
+    ? isPortNumber(port)
+    : typeof port === 'string' && (VARIABLE_REF.test(port) || (/^\s*-?\d+\s*$/.test(port) && isPortNumber(Number(port.trim()))));
+const PortCodec = new t.Type<number | string, unknown, unknown>(
+  `a port from 1 to ${MAX_PORT} (or a \${variable} placeholder)`,
+  isPort,
+  (u, context) => (isPort(u) ? t.success(u) : t.failure(u, context)),
+  t.identity,
+);
+
 export const ServiceCodec = strictObject(
   'Service',
-  { port: t.union([t.number, t.string], 'a port number') },
+  { port: PortCodec },
   { name: t.string, protocol: t.string, description: t.string },
 );
 
