@@ -16,7 +16,7 @@ import {
   CompiledScenario,
   CompiledToolAffordance,
 } from './compiled';
-import { ActionContractDocument, AutonomousExecutionDocument, PROFILE_V1, ScenarioDocument } from './document';
+import { ActionContractDocument, AutonomousExecutionDocument, PROFILE_V1, ScenarioDocument, isActivityPolicy } from './document';
 import { namedParticipants } from './participants';
 import { affordanceParticipants } from './validate-affordances';
 import { resolveName, resolveTargetRef } from './references';
@@ -55,14 +55,15 @@ export const sharedTimeBoundNames = (scenario: ScenarioDocument): Set<string> =>
 };
 
 const compileCadence = (policy: AutonomousExecutionDocument, scenario: ScenarioDocument): CompiledCadence | undefined => {
-  for (const ref of policy.temporal_constraint_refs ?? []) {
+  if (isActivityPolicy(policy)) return undefined;
+  for (const ref of policy.temporal_constraint_refs) {
     const name = resolveName(ref, 'temporal_constraints', scenario.temporal_constraints);
     const constraint = name === undefined ? undefined : scenario.temporal_constraints?.[name];
-    if (name !== undefined && constraint?.constraint_kind === 'cadence' && constraint.cadence_ticks !== undefined) {
+    if (name !== undefined && constraint?.constraint_kind === 'cadence' && constraint.cadence_ticks !== undefined && constraint.cadence_ticks !== null) {
       return {
         constraintAddress: temporalConstraintAddress(name),
         cadenceTicks: constraint.cadence_ticks,
-        startTick: constraint.start?.tick ?? 0,
+        startTick: Math.max(0, constraint.start?.tick ?? 0),
       };
     }
   }
@@ -72,15 +73,17 @@ const compileCadence = (policy: AutonomousExecutionDocument, scenario: ScenarioD
 const compilePolicy = (specName: string, scenario: ScenarioDocument): CompiledPolicy | undefined => {
   const spec = scenario.behavior_specifications?.[specName];
   const policy = spec?.autonomous_execution;
-  if (spec === undefined || policy === undefined) return undefined;
+  if (spec === undefined || policy === undefined || policy === null) return undefined;
   const clock = policy.clock_ref === undefined ? undefined : resolveName(policy.clock_ref, 'clocks', scenario.clocks);
+  // An activity policy (v2, v3) has no order; its candidates' actions stand in for it, in authored order.
+  const actions = isActivityPolicy(policy) ? Object.values(policy.action_candidates).map((c) => c.action_ref) : policy.action_order;
   const boundary = resolveName(policy.observation_boundary_ref, 'observation_boundaries', scenario.observation_boundaries);
   const common = {
     address: autonomousPolicyAddress(specName),
     specificationAddress: behaviorSpecificationAddress(specName),
     participantAddresses: namedParticipants(spec, scenario).map(participantAddress),
     implementationRef: policy.participant_implementation_ref,
-    actionOrder: (policy.action_order ?? [])
+    actionOrder: actions
       .map((ref) => resolveName(ref, 'action_contracts', scenario.action_contracts))
       .filter((n): n is string => n !== undefined)
       .map(actionContractAddress),
@@ -88,7 +91,7 @@ const compilePolicy = (specName: string, scenario: ScenarioDocument): CompiledPo
     maxActionAttempts: policy.max_action_attempts,
     maxInFlight: policy.max_in_flight ?? 1,
     failurePolicy: policy.failure_policy ?? 'stop',
-    evaluationAuthority: { mode: policy.evaluation_authority?.mode ?? 'none' },
+    evaluationAuthority: { mode: policy.evaluation_authority.mode },
   } as const;
   const clockAddr = clock === undefined ? undefined : clockAddress(clock);
   const cadence = compileCadence(policy, scenario);
@@ -132,7 +135,7 @@ export const compileScenario = (scenario: ScenarioDocument): CompiledScenario =>
       toolAffordances.push({
         address,
         specificationAddress: behaviorSpecificationAddress(specName),
-        toolRef: affordance.tool_ref,
+        toolRef: affordance.tool_ref ?? undefined,
         scoped: affordance.participant_refs !== undefined,
         participantAddresses: participants,
         actionContractAddresses: actions.map(actionContractAddress),

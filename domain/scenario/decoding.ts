@@ -90,6 +90,31 @@ export const LIMITS = {
 
 export const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString');
 
+/** One of a closed list of strings, named by the list so a failure says what is allowed. */
+export const oneOf = <V extends string>(values: ReadonlyArray<V>, name = `one of ${values.join(', ')}`) =>
+  t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<V, null>, name);
+
+/** A list of non-blank strings without repeats (RAES refuses blank or repeated refs in these lists). */
+export const uniqueNames = (name: string, options: { readonly nonEmpty?: boolean; readonly max?: number } = {}) =>
+  t.refinement(
+    t.array(t.string),
+    (xs) =>
+      xs.every((x) => x.trim().length > 0) &&
+      new Set(xs).size === xs.length &&
+      (!options.nonEmpty || xs.length > 0) &&
+      (options.max === undefined || xs.length <= options.max),
+    name,
+  );
+
+/** A field RAES types as optional with a null default: null is accepted and means absent. */
+export const orNull = <C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null, unknown, unknown> =>
+  new t.Type<t.TypeOf<C> | null, unknown, unknown>(
+    codec.name,
+    (u): u is t.TypeOf<C> | null => u === null || codec.is(u),
+    (u, context) => (u === null ? t.success(null) : codec.validate(u, context)),
+    t.identity,
+  );
+
 /** An open object: any keys, values not read by the engine. */
 export const LooseObject = t.UnknownRecord;
 
@@ -103,6 +128,12 @@ const describeExpected = (type: t.Decoder<unknown, unknown>): string => {
       return 'a non-empty string';
     case 'UnknownRecord':
       return 'a mapping';
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'number':
+      return 'a number';
     default:
       if (objectCodecs.has(type)) return `a mapping (${type.name})`;
       if (type.name.startsWith('Array<')) return `a list (${type.name})`;
@@ -164,4 +195,23 @@ export const reportDecodeErrors = (
     }
   }
   return diagnostics;
+};
+
+/**
+ * One of a closed list, matched as RAES matches the enums it normalises (case-insensitive, `-` for `_`);
+ * decodes to the listed spelling.
+ */
+export const normalizedOneOf = <V extends string>(values: ReadonlyArray<V>, normalize: (s: string) => string) => {
+  const name = `one of ${values.join(', ')}`;
+  const known = new Set<string>(values);
+  return new t.Type<V, string, unknown>(
+    name,
+    (u): u is V => typeof u === 'string' && known.has(u),
+    (u, context) => {
+      if (typeof u !== 'string') return t.failure(u, context);
+      const value = normalize(u);
+      return known.has(value) ? t.success(value as V) : t.failure(u, context);
+    },
+    t.identity,
+  );
 };

@@ -11,6 +11,11 @@ export const DIAGNOSTIC_CODES = [
   'scenario.key-unknown',
   'scenario.name-invalid',
   'scenario.reference-unresolved',
+  'scenario.reference-ambiguous',
+  'scenario.content-incomplete',
+  'scenario.view-rule-unclassified',
+  // the shared time model
+  'time.model-invalid',
   // tool affordances (docs/rules.md, authoring)
   'participant.tool-affordance-outside-specification',
   'participant.tool-affordance-outside-participant',
@@ -19,12 +24,19 @@ export const DIAGNOSTIC_CODES = [
   'participant.tool-affordance-scope-outside-specification',
   'participant.tool-affordance-without-policy',
   'participant.tool-affordance-tool-unresolved',
+  // behavior specifications
+  'participant.behavior-specification-term-ungoverned',
   // autonomous policies
   'participant.autonomous-execution-incomplete',
   'participant.autonomous-execution-outside-specification',
   'participant.autonomous-execution-cadence-invalid',
   'participant.autonomous-execution-strategy-invalid',
   'participant.autonomous-progression-clock-mismatch',
+  'participant.autonomous-execution-outside-participant',
+  'participant.autonomous-execution-progression-invalid',
+  'participant.autonomous-execution-evaluation-invalid',
+  'participant.autonomous-execution-owner-conflict',
+  'participant.autonomous-execution-activity-invalid',
   // manifest documents
   'manifest.json-invalid',
   'manifest.input-out-of-bounds',

@@ -1,187 +1,474 @@
 import * as t from 'io-ts';
-import { LIMITS, LooseObject, NonEmptyString, integerFrom, namedMap, nonEmptyArray, strictObject } from './decoding';
+import {
+  LIMITS,
+  LooseObject,
+  NonEmptyString,
+  integerFrom,
+  namedMap,
+  normalizedOneOf,
+  oneOf,
+  orNull,
+  strictObject,
+  uniqueNames,
+} from './decoding';
+import {
+  ADVANCEMENT_MODES,
+  BEHAVIORAL_GRANULARITIES,
+  BOUNDARY_CLASSES,
+  CLOCK_AUTHORITIES,
+  CLOCK_MONOTONICITIES,
+  CONSTRAINT_KINDS,
+  CONTENT_TYPES,
+  EFFECT_CLASSES,
+  FAILURE_CLASSES,
+  LIFECYCLE_STATES,
+  MAPPING_KINDS,
+  NODE_TYPES,
+  PRECONDITION_CLASSES,
+  REPLAY_BEHAVIORS,
+  RESET_BEHAVIORS,
+  ROLES,
+  SYNCHRONIZATION_MODES,
+  TIME_DOMAIN_KINDS,
+  TIME_DOMAIN_VISIBILITIES,
+  TIME_EPOCHS,
+  VIEW_DISPOSITIONS,
+  normalizedEnumValue,
+} from './raes-vocabulary';
 
 /**
- * The authored scenario (docs/rules.md, authoring): the subset of RAES SDL the engine reads, typed exactly,
- * plus the other RAES SDL sections and fields, accepted and not read. Anything else is an unknown key.
+ * The authored scenario (docs/rules.md, authoring) as RAES 3.3 SDL defines it. The sections the engine reads
+ * are typed field by field as RAES's models type them (required fields, closed value lists, no unknown
+ * keys); the other sections of the SDL are accepted as mappings and not read. The bounds on counts are
+ * RAES's where RAES states one, else the engine's (docs/decisions.md, "Upper bounds of limits and counts").
  */
 
+/** Upper bound of every tick count and tick coordinate the engine reads. */
+export const MAX_TICKS = LIMITS.ticks;
+
 const Names = t.array(t.string);
-const NonEmptyNames = nonEmptyArray(t.string, 'a non-empty list of names');
+const Strings = t.array(t.string);
+const UnknownList = t.array(t.unknown);
+const Ticks = integerFrom(1, MAX_TICKS);
+const Tick = integerFrom(-MAX_TICKS, MAX_TICKS);
+
+const MAX_PORT = 65_535;
+const IDENTIFIER = '[a-z0-9][a-z0-9_-]{0,63}';
+/** RAES's whole-field `${name}` placeholder (dotted names allowed), which an instantiated scenario replaces. */
+const VARIABLE_REF = new RegExp(`^\\$\\{(?:(?:${IDENTIFIER}|__private)\\.)*${IDENTIFIER}\\}$`);
+const isPortNumber = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_PORT;
+
+/** A service port as RAES reads it: 1 to 65535, as a number or a string of digits, or a placeholder. */
+const isPort = (port: unknown): port is number | string =>
+  typeof port === 'number'
+    ? isPortNumber(port)
+    : typeof port === 'string' && (VARIABLE_REF.test(port) || (/^\s*-?\d+\s*$/.test(port) && isPortNumber(Number(port.trim()))));
+const PortCodec = new t.Type<number | string, unknown, unknown>(
+  `a port from 1 to ${MAX_PORT} (or a \${variable} placeholder)`,
+  isPort,
+  (u, context) => (isPort(u) ? t.success(u) : t.failure(u, context)),
+  t.identity,
+);
 
 export const ServiceCodec = strictObject(
   'Service',
-  { name: t.string },
-  { port: t.number, protocol: t.string },
-  ['description'],
+  { port: PortCodec },
+  { name: t.string, protocol: t.string, description: t.string },
 );
 
 export const NodeCodec = strictObject(
   'Node',
-  {},
+  { type: normalizedOneOf(NODE_TYPES, normalizedEnumValue) },
   { services: t.array(ServiceCodec) },
-  ['type', 'os', 'os_version', 'description', 'source', 'resources', 'conditions', 'features', 'vulnerabilities', 'roles', 'injects', 'asset_value'],
+  [
+    'description',
+    'source',
+    'resources',
+    'os',
+    'os_version',
+    'features',
+    'conditions',
+    'injects',
+    'vulnerabilities',
+    'roles',
+    'asset_value',
+    'endpoint_persona',
+    'runtime',
+  ],
 );
 
-export const RoleCodec = t.keyof({ blue: null, green: null, red: null, white: null }, 'one of blue, green, red, white');
+export const RoleCodec = normalizedOneOf(ROLES, normalizedEnumValue);
 export type Role = t.TypeOf<typeof RoleCodec>;
 
 export const EntityCodec = strictObject(
   'Entity',
   {},
-  { role: RoleCodec, entities: t.UnknownRecord },
-  ['name', 'description', 'mission', 'categories', 'vulnerabilities', 'tlos', 'facts', 'events'],
+  { role: orNull(RoleCodec), entities: t.UnknownRecord },
+  ['name', 'description', 'mission', 'categories', 'vulnerabilities', 'facts', 'events'],
 );
+
+export const ContentCodec = strictObject(
+  'Content',
+  { type: normalizedOneOf(CONTENT_TYPES, normalizedEnumValue) },
+  {
+    target: t.string,
+    path: t.string,
+    destination: t.string,
+    source: t.unknown,
+    items: t.array(strictObject('ContentItem', { name: t.string }, {}, ['display_name', 'tags', 'description'])),
+    service_materialization: t.unknown,
+  },
+  ['description', 'text', 'format', 'sensitive', 'tags'],
+);
+export type ContentDocument = t.TypeOf<typeof ContentCodec>;
 
 export const AgentCodec = strictObject(
   'Agent',
   { entity: t.string },
   { actions: Names, observation_boundaries: Names },
-  ['description', 'initial_knowledge', 'allowed_subnets', 'authority_anchors', 'operating_scope', 'starting_accounts'],
+  [
+    'description',
+    'starting_accounts',
+    'initial_knowledge',
+    'allowed_subnets',
+    'starting_assertions',
+    'authority_anchors',
+    'operating_scope',
+    'interactive_access',
+  ],
 );
 
 export const PreconditionCodec = strictObject(
   'Precondition',
-  { precondition_id: t.string },
-  { precondition_class: t.string, support_refs: Names },
-  ['description'],
+  { precondition_id: t.string, precondition_class: oneOf(PRECONDITION_CLASSES), description: t.string },
+  { support_refs: Names, evidence_refs: Names },
 );
 
 export const EffectCodec = strictObject(
   'Effect',
-  { effect_id: t.string },
-  { effect_class: t.string, target_refs: Names, evidence_refs: Names },
-  ['description'],
+  { effect_id: t.string, effect_class: oneOf(EFFECT_CLASSES), description: t.string },
+  { target_refs: Names, evidence_refs: Names },
 );
 
 export const ActionContractCodec = strictObject(
   'ActionContract',
-  {},
   {
+    semantic_version: t.string,
+    behavioral_granularity: oneOf(BEHAVIORAL_GRANULARITIES),
+    procedure_basis: t.string,
+    realization_profile: t.string,
+    fidelity_claim: t.string,
+  },
+  {
+    lifecycle_state: oneOf(LIFECYCLE_STATES),
+    arguments: t.UnknownRecord,
     preconditions: t.array(PreconditionCodec),
     effects: t.array(EffectCodec),
-    failure_classes: Names,
-    temporal_contracts: t.array(t.unknown),
+    state_transition_effects: Strings,
+    observation_expectations: Strings,
+    evidence_expectations: Strings,
+    failure_classes: t.array(oneOf(FAILURE_CLASSES)),
+    backend_failure_mappings: UnknownList,
+    interactions: UnknownList,
+    external_mappings: UnknownList,
+    temporal_contracts: UnknownList,
+    backend_timing_disclosures: UnknownList,
   },
-  [
-    'description',
-    'semantic_version',
-    'lifecycle_state',
-    'behavioral_granularity',
-    'procedure_basis',
-    'realization_profile',
-    'fidelity_claim',
-    'state_transition_effects',
-    'observation_expectations',
-    'evidence_expectations',
-    'backend_failure_mappings',
-    'interactions',
-  ],
 );
 
 export const ViewRuleCodec = strictObject(
   'ViewRule',
-  { information_ref: t.string },
-  { boundary_class: t.string, disposition: t.string, visibility_basis: t.string, evidence_refs: Names },
-  ['latency_profile', 'description'],
+  {
+    information_ref: t.string,
+    boundary_class: oneOf(BOUNDARY_CLASSES),
+    disposition: oneOf(VIEW_DISPOSITIONS),
+    visibility_basis: t.string,
+  },
+  {
+    evidence_refs: Names,
+    disclosure_rule: orNull(t.string),
+    effective_from: orNull(t.string),
+    realized_backend_disclosure: orNull(t.string),
+    certainty: orNull(t.string),
+    latency_profile: orNull(t.string),
+  },
 );
 
 export const ObservationBoundaryCodec = strictObject(
   'ObservationBoundary',
-  {},
-  { observable_refs: Names, hidden_refs: Names, evidence_refs: Names, view_rules: t.array(ViewRuleCodec) },
-  [
-    'description',
-    'projection_basis',
-    'redaction_policy',
-    'latency_profile',
-    'observer_effects',
-    'realized_view_disclosure',
-    'view_transitions',
-  ],
+  { projection_basis: t.string, redaction_policy: t.string, latency_profile: t.string },
+  {
+    observable_refs: Names,
+    hidden_refs: Names,
+    evidence_refs: Names,
+    observer_effects: Strings,
+    view_rules: t.array(ViewRuleCodec),
+    view_transitions: UnknownList,
+    realized_view_disclosure: orNull(t.string),
+  },
 );
+
+const ExactRatioCodec = strictObject('ExactRatio', { numerator: integerFrom(1, MAX_TICKS), denominator: integerFrom(1, MAX_TICKS) }, {});
+
+export const TimeDomainCodec = strictObject(
+  'TimeDomain',
+  {
+    kind: oneOf(TIME_DOMAIN_KINDS),
+    tick_period_seconds: ExactRatioCodec,
+    epoch: oneOf(TIME_EPOCHS),
+    description: t.string,
+  },
+  { visibility: oneOf(TIME_DOMAIN_VISIBILITIES) },
+);
+
+export const ClockCodec = strictObject(
+  'Clock',
+  {
+    time_domain_ref: t.string,
+    authority_kind: oneOf(CLOCK_AUTHORITIES),
+    authority_ref: t.string,
+    monotonicity: oneOf(CLOCK_MONOTONICITIES),
+    description: t.string,
+  },
+  { supports_pause: t.boolean, supports_reset: t.boolean, supports_jump: t.boolean },
+);
+export type ClockDocument = t.TypeOf<typeof ClockCodec>;
+
+export const TimeDomainMappingCodec = strictObject(
+  'TimeDomainMapping',
+  { source_domain_ref: t.string, target_domain_ref: t.string, mapping_kind: oneOf(MAPPING_KINDS), description: t.string },
+  { scale: ExactRatioCodec, offset_ticks: Tick },
+);
+
+export const TimeProgressionPolicyCodec = strictObject(
+  'TimeProgressionPolicy',
+  {
+    clock_ref: t.string,
+    advancement_mode: oneOf(ADVANCEMENT_MODES),
+    synchronization_mode: oneOf(SYNCHRONIZATION_MODES),
+    reset_behavior: oneOf(RESET_BEHAVIORS),
+    replay_behavior: oneOf(REPLAY_BEHAVIORS),
+    description: t.string,
+  },
+  { pacing_ratio: ExactRatioCodec, step_ticks: orNull(Ticks), drift_bound_ticks: orNull(integerFrom(0, MAX_TICKS)) },
+);
+export type TimeProgressionPolicyDocument = t.TypeOf<typeof TimeProgressionPolicyCodec>;
+
+const TimeCoordinateCodec = strictObject('TimeCoordinate', { tick: Tick }, { microstep: integerFrom(0, MAX_TICKS) });
 
 export const TemporalConstraintCodec = strictObject(
   'TemporalConstraint',
-  { constraint_kind: t.string },
   {
+    constraint_kind: oneOf(CONSTRAINT_KINDS),
     clock_ref: t.string,
-    subject_refs: Names,
-    cadence_ticks: integerFrom(1, LIMITS.ticks),
-    start: strictObject('TemporalConstraintStart', {}, { tick: integerFrom(0, LIMITS.ticks) }, ['segment']),
+    subject_refs: uniqueNames('a non-empty list of refs', { nonEmpty: true }),
+    description: t.string,
   },
-  ['description', 'window', 'deadline_ticks', 'offset_ticks', 'tolerance_ticks'],
+  {
+    start: orNull(TimeCoordinateCodec),
+    end: orNull(TimeCoordinateCodec),
+    duration_ticks: orNull(Ticks),
+    cadence_ticks: orNull(Ticks),
+  },
 );
 
 export const PROFILE_V1 = 'participant-autonomous-execution/v1';
-export const ProfileCodec = t.keyof(
-  {
-    'participant-autonomous-execution/v1': null,
-    'participant-autonomous-execution/v2': null,
-    'participant-autonomous-execution/v3': null,
-  },
-  'one of participant-autonomous-execution/v1, /v2, /v3',
-);
+export const PROFILE_V2 = 'participant-autonomous-execution/v2';
+export const PROFILE_V3 = 'participant-autonomous-execution/v3';
+export const PROFILES = [PROFILE_V1, PROFILE_V2, PROFILE_V3] as const;
 
-export const FailurePolicyCodec = t.keyof({ stop: null, continue: null }, 'one of stop, continue');
+export const FailurePolicyCodec = oneOf(['stop', 'continue'] as const);
 export const EvaluationAuthorityCodec = strictObject(
   'EvaluationAuthority',
-  { mode: t.keyof({ none: null, declared: null }, 'one of none, declared') },
-  {},
-  ['description', 'authority_refs'],
+  { mode: oneOf(['none', 'declared'] as const) },
+  { objective_refs: Names, proof_producer_refs: Names, score_authority_refs: Names, receipt_authority_refs: Names },
+);
+export type EvaluationAuthorityDocument = t.TypeOf<typeof EvaluationAuthorityCodec>;
+
+/** RAES's bounds on a policy's attempts and concurrency. */
+export const MAX_ACTION_ATTEMPTS = LIMITS.maxActionAttempts;
+export const MAX_IN_FLIGHT = LIMITS.maxInFlight;
+
+const UniqueRefs = uniqueNames('a non-empty list of distinct, non-blank refs', { nonEmpty: true });
+
+const policyCommon = {
+  participant_implementation_ref: NonEmptyString,
+  observation_boundary_ref: NonEmptyString,
+  max_action_attempts: integerFrom(1, MAX_ACTION_ATTEMPTS),
+  evaluation_authority: EvaluationAuthorityCodec,
+};
+const policyCommonOptional = {
+  max_in_flight: integerFrom(1, MAX_IN_FLIGHT),
+  failure_policy: FailurePolicyCodec,
+};
+
+/**
+ * Profile v1: a fixed cadence, ordered_cycle over `action_order`. RAES requires `clock_ref` and
+ * `progression_policy_ref`, and fixes `selection_strategy`; they are decoded loosely so that a policy
+ * missing one, or naming another strategy, gets the policy diagnostic that says what to set
+ * (validate-policies), not a bare shape error.
+ */
+export const AutonomousExecutionV1Codec = strictObject(
+  'AutonomousExecutionV1',
+  { ...policyCommon, temporal_constraint_refs: UniqueRefs, action_order: UniqueRefs },
+  {
+    ...policyCommonOptional,
+    profile: t.literal(PROFILE_V1),
+    clock_ref: NonEmptyString,
+    progression_policy_ref: NonEmptyString,
+    selection_strategy: t.string,
+  },
 );
 
-export const AutonomousExecutionCodec = strictObject(
-  'AutonomousExecution',
-  { participant_implementation_ref: NonEmptyString, observation_boundary_ref: t.string, max_action_attempts: integerFrom(1, LIMITS.maxActionAttempts) },
+const ActivityCandidateCodec = strictObject(
+  'ActivityActionCandidate',
+  { action_ref: NonEmptyString, weight: integerFrom(1, MAX_TICKS) },
   {
-    profile: ProfileCodec,
-    clock_ref: t.string,
-    temporal_constraint_refs: Names,
-    action_order: Names,
-    progression_policy_ref: NonEmptyString,
-    // RAES fixes the strategy per profile (v1: ordered_cycle, v2: weighted); checked in validate-policies.
-    selection_strategy: t.string,
-    max_in_flight: integerFrom(1, LIMITS.maxInFlight),
-    failure_policy: FailurePolicyCodec,
-    evaluation_authority: EvaluationAuthorityCodec,
+    depends_on: uniqueNames('a list of distinct candidate names', { max: 1024 }),
+    retryable_failure_classes: t.array(oneOf(FAILURE_CLASSES)),
+    max_retries: integerFrom(0, 1024),
+    cooldown_ticks: integerFrom(0, MAX_TICKS),
   },
-  ['description'],
+);
+
+const activityFields = {
+  ...policyCommon,
+  clock_ref: NonEmptyString,
+  progression_policy_ref: NonEmptyString,
+  work_window_refs: uniqueNames('a non-empty list of distinct window refs (at most 1024)', { nonEmpty: true, max: 1024 }),
+  stochastic_control_ref: NonEmptyString,
+  selection_strategy: t.literal('weighted'),
+  timing: strictObject('ActivityTiming', { minimum_ticks: Ticks, maximum_ticks: Ticks }, {}),
+  outside_window_disposition: oneOf(['next_opening', 'skip'] as const),
+  empty_eligible_disposition: oneOf(['complete', 'wait'] as const),
+  action_candidates: t.refinement(
+    namedMap(ActivityCandidateCodec, 'action candidates by name'),
+    (m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 1024,
+    'a mapping of 1 to 1024 action candidates',
+  ),
+  max_occurrences: integerFrom(1, MAX_ACTION_ATTEMPTS),
+};
+const activityOptional = {
+  ...policyCommonOptional,
+  pause_window_refs: uniqueNames('a list of distinct window refs (at most 1024)', { max: 1024 }),
+  max_burst_size: integerFrom(1, MAX_IN_FLIGHT),
+};
+
+/** Profile v2: governed within-run activity (windows, weighted candidates). Recognised, not scheduled. */
+export const AutonomousExecutionV2Codec = strictObject(
+  'AutonomousExecutionV2',
+  { ...activityFields, profile: t.literal(PROFILE_V2) },
+  activityOptional,
+);
+
+/** Profile v3: v2 plus a multi-resource budget. Recognised, not scheduled. */
+export const AutonomousExecutionV3Codec = strictObject(
+  'AutonomousExecutionV3',
+  { ...activityFields, profile: t.literal(PROFILE_V3), resource_budget: LooseObject },
+  activityOptional,
+);
+
+type AutonomousExecutionV1 = t.TypeOf<typeof AutonomousExecutionV1Codec>;
+type AutonomousExecutionV2 = t.TypeOf<typeof AutonomousExecutionV2Codec>;
+type AutonomousExecutionV3 = t.TypeOf<typeof AutonomousExecutionV3Codec>;
+export type AutonomousExecutionDocument = AutonomousExecutionV1 | AutonomousExecutionV2 | AutonomousExecutionV3;
+export type ActivityPolicyDocument = AutonomousExecutionV2 | AutonomousExecutionV3;
+
+/** A v2 or v3 policy: windows and weighted candidates instead of a cadence and an order. */
+export const isActivityPolicy = (policy: AutonomousExecutionDocument): policy is ActivityPolicyDocument =>
+  policy.profile === PROFILE_V2 || policy.profile === PROFILE_V3;
+
+/** The policy, decoded by the codec of its `profile` (absent means v1, as in RAES). */
+export const AutonomousExecutionCodec = new t.Type<AutonomousExecutionDocument, unknown, unknown>(
+  'AutonomousExecution',
+  (u): u is AutonomousExecutionDocument =>
+    AutonomousExecutionV1Codec.is(u) || AutonomousExecutionV2Codec.is(u) || AutonomousExecutionV3Codec.is(u),
+  (u, context) => {
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, context);
+    const profile = (u as { profile?: unknown }).profile;
+    if (profile === undefined || profile === PROFILE_V1) return AutonomousExecutionV1Codec.validate(u, context);
+    if (profile === PROFILE_V2) return AutonomousExecutionV2Codec.validate(u, context);
+    if (profile === PROFILE_V3) return AutonomousExecutionV3Codec.validate(u, context);
+    return t.failure(profile, [...context, { key: 'profile', type: oneOf(PROFILES), actual: profile }]);
+  },
+  t.identity,
 );
 
 export const ToolAffordanceCodec = strictObject(
   'ToolAffordance',
-  { action_contract_refs: NonEmptyNames, observation_boundary_refs: NonEmptyNames },
-  { tool_ref: NonEmptyString, participant_refs: NonEmptyNames },
-  ['description'],
+  {
+    action_contract_refs: uniqueNames('a non-empty list of distinct action contract names', { nonEmpty: true }),
+    observation_boundary_refs: uniqueNames('a non-empty list of distinct observation boundary names', { nonEmpty: true }),
+  },
+  {
+    tool_ref: orNull(NonEmptyString),
+    // The composition's scope of an affordance (docs/rules.md, authoring); not a field of RAES 3.3.
+    participant_refs: uniqueNames('a non-empty list of distinct agent names', { nonEmpty: true }),
+  },
 );
 
 export const BehaviorSpecificationCodec = strictObject(
   'BehaviorSpecification',
-  {},
+  { semantic_version: t.string },
   {
+    lifecycle_state: oneOf(LIFECYCLE_STATES),
     participant_refs: Names,
-    participant_role_refs: t.array(RoleCodec),
+    participant_role_refs: Names,
     action_contract_refs: Names,
     observation_boundary_refs: Names,
-    autonomous_execution: AutonomousExecutionCodec,
+    outcome_interpretation_rule_refs: Names,
+    authority_scope_refs: Names,
+    behavior_mode: orNull(t.string),
+    autonomous_execution: orNull(AutonomousExecutionCodec),
+    ai_offensive_behavior_refs: Names,
+    defensive_behavior_refs: Names,
+    offensive_behavior_refs: Names,
+    realization_profile_ref: orNull(t.string),
+    backend_feature_support_refs: Names,
+    evidence_contract_refs: Names,
     tool_affordances: namedMap(ToolAffordanceCodec, 'tool affordances by name'),
+    extension_policy: oneOf(['closed', 'governed-extension'] as const),
   },
-  [
-    'description',
-    'semantic_version',
-    'lifecycle_state',
-    'outcome_interpretation_rule_refs',
-    'authority_scope_refs',
-    'behavior_mode',
-    'realization_profile_ref',
-    'backend_feature_support_refs',
-    'evidence_contract_refs',
-    'extension_policy',
-  ],
+  ['mixed_control', 'participant_inject_deliveries', 'extensions'],
 );
 
 const section = <C extends t.Mixed>(codec: C, what: string) => namedMap(codec, `${what} by name`);
+const otherSection = (what: string) => namedMap(t.unknown, `${what} by name`);
+
+/** Every section of RAES 3.3 SDL the engine does not read, with the shape RAES gives its container. */
+const OTHER_SECTIONS = {
+  version: t.string,
+  description: t.string,
+  infrastructure: otherSection('infrastructure entries'),
+  features: otherSection('features'),
+  conditions: otherSection('conditions'),
+  propositions: otherSection('propositions'),
+  assertions: otherSection('assertions'),
+  vulnerabilities: otherSection('vulnerabilities'),
+  injects: otherSection('injects'),
+  events: otherSection('events'),
+  scripts: otherSection('scripts'),
+  stories: otherSection('stories'),
+  generated_artifacts: otherSection('generated artifacts'),
+  persistent_volumes: otherSection('persistent volumes'),
+  accounts: otherSection('accounts'),
+  identity_domains: otherSection('identity domains'),
+  identity_forests: otherSection('identity forests'),
+  identity_facades: otherSection('identity facades'),
+  deployment_tenants: otherSection('deployment tenants'),
+  deployment_cells: otherSection('deployment cells'),
+  relationships: otherSection('relationships'),
+  forwarding_agents: UnknownList,
+  outcome_interpretation_rules: otherSection('outcome interpretation rules'),
+  evidence_requirements: otherSection('evidence requirements'),
+  objectives: otherSection('objectives'),
+  workflows: otherSection('workflows'),
+  module: t.unknown,
+  imports: UnknownList,
+  realization: t.unknown,
+  variables: otherSection('variables'),
+  variation_points: otherSection('variation points'),
+};
 
 export const ScenarioDocumentCodec = strictObject(
   'Scenario',
@@ -189,45 +476,18 @@ export const ScenarioDocumentCodec = strictObject(
   {
     nodes: section(NodeCodec, 'nodes'),
     entities: section(EntityCodec, 'entities'),
+    content: section(ContentCodec, 'content'),
     agents: section(AgentCodec, 'agents'),
-    content: section(LooseObject, 'content'),
     action_contracts: section(ActionContractCodec, 'action contracts'),
     observation_boundaries: section(ObservationBoundaryCodec, 'observation boundaries'),
-    clocks: section(LooseObject, 'clocks'),
-    time_domains: section(LooseObject, 'time domains'),
-    time_progression_policies: section(LooseObject, 'time progression policies'),
-    temporal_constraints: section(TemporalConstraintCodec, 'temporal constraints'),
     behavior_specifications: section(BehaviorSpecificationCodec, 'behavior specifications'),
+    time_domains: section(TimeDomainCodec, 'time domains'),
+    clocks: section(ClockCodec, 'clocks'),
+    time_domain_mappings: section(TimeDomainMappingCodec, 'time domain mappings'),
+    time_progression_policies: section(TimeProgressionPolicyCodec, 'time progression policies'),
+    temporal_constraints: section(TemporalConstraintCodec, 'temporal constraints'),
+    ...OTHER_SECTIONS,
   },
-  // Other sections of RAES SDL: accepted, not read by this composition.
-  [
-    'version',
-    'description',
-    'start',
-    'end',
-    'infrastructure',
-    'features',
-    'conditions',
-    'vulnerabilities',
-    'capabilities',
-    'metrics',
-    'evaluations',
-    'tlos',
-    'goals',
-    'injects',
-    'events',
-    'scripts',
-    'stories',
-    'accounts',
-    'relationships',
-    'variables',
-    'objectives',
-    'workflows',
-    'propositions',
-    'assertions',
-    'evidence_requirements',
-    'outcome_interpretation_rules',
-  ],
 );
 
 export type ScenarioDocument = t.TypeOf<typeof ScenarioDocumentCodec>;
@@ -236,5 +496,4 @@ export type ActionContractDocument = t.TypeOf<typeof ActionContractCodec>;
 export type ObservationBoundaryDocument = t.TypeOf<typeof ObservationBoundaryCodec>;
 export type TemporalConstraintDocument = t.TypeOf<typeof TemporalConstraintCodec>;
 export type BehaviorSpecificationDocument = t.TypeOf<typeof BehaviorSpecificationCodec>;
-export type AutonomousExecutionDocument = t.TypeOf<typeof AutonomousExecutionCodec>;
 export type ToolAffordanceDocument = t.TypeOf<typeof ToolAffordanceCodec>;

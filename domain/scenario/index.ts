@@ -6,7 +6,9 @@ import { ScenarioDocument } from './document';
 import { loadScenarioDocument } from './load';
 import { checkAffordances } from './validate-affordances';
 import { checkPolicies } from './validate-policies';
-import { checkNames, checkReferences } from './validate-references';
+import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
+import { checkSpecificationTerms } from './validate-specifications';
+import { checkTimeModel } from './validate-time';
 
 export * from './compiled';
 export * from './diagnostics';
@@ -25,9 +27,18 @@ const dedupe = (diagnostics: ReadonlyArray<Diagnostic>): Diagnostic[] => {
   });
 };
 
-/** Every authoring rule of docs/rules.md, authoring, all reported together. */
+/** Every authoring rule of docs/rules.md, authoring, and of RAES for the sections the engine reads, all reported together. */
 export const validateScenario = (scenario: ScenarioDocument): Diagnostic[] =>
-  dedupe([...checkNames(scenario), ...checkReferences(scenario), ...checkAffordances(scenario), ...checkPolicies(scenario)]);
+  dedupe([
+    ...checkNames(scenario),
+    ...checkReferences(scenario),
+    ...checkContent(scenario),
+    ...checkViewRules(scenario),
+    ...checkTimeModel(scenario),
+    ...checkSpecificationTerms(scenario),
+    ...checkAffordances(scenario),
+    ...checkPolicies(scenario),
+  ]);
 
 export type ScenarioResult =
   | { readonly ok: true; readonly compiled: CompiledScenario; readonly diagnostics: ReadonlyArray<Diagnostic> }

@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { type Alias, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { Either, isLeft, left, right } from 'fp-ts/Either';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT, checkTextBounds, describeBoundsProblem } from '../input/bounds';
 import { Diagnostic, error } from './diagnostics';
@@ -41,7 +41,10 @@ export const loadScenarioDocument = (text: string): Either<Diagnostic[], Scenari
   return right(decoded.right);
 };
 
-/** Nesting depth and duplicate keys, found with an explicit stack so no document can overflow it. */
+/**
+ * Nesting depth, duplicate keys, and the YAML RAES refuses before it reads a section (merge keys and
+ * cyclic aliases), found with an explicit stack so no document can overflow it.
+ */
 const structureProblems = (document: Document, lineCounter: LineCounter): Diagnostic[] => {
   const where = (offset: number | undefined): string => {
     if (offset === undefined) return '(document)';
@@ -52,7 +55,12 @@ const structureProblems = (document: Document, lineCounter: LineCounter): Diagno
   const pending: Array<{ node: unknown; depth: number }> = [{ node: document.contents, depth: 0 }];
   while (pending.length > 0) {
     const { node, depth } = pending.pop() as { node: unknown; depth: number };
-    if (node === null || node === undefined || isScalar(node) || isAlias(node)) continue;
+    if (isAlias(node)) {
+      const cycle = aliasCycleProblem(node, document, where);
+      if (cycle !== undefined) problems.push(cycle);
+      continue;
+    }
+    if (node === null || node === undefined || isScalar(node)) continue;
     if (depth >= MAX_NESTING_DEPTH) {
       const range = (node as { range?: [number, number, number] }).range;
       const at = where(range?.[0]);
@@ -63,6 +71,10 @@ const structureProblems = (document: Document, lineCounter: LineCounter): Diagno
       for (const pair of node.items) {
         if (isScalar(pair.key)) {
           const key = String(pair.key.value);
+          if (key === MERGE_KEY && pair.key.type === 'PLAIN') {
+            const at = where(pair.key.range?.[0]);
+            problems.push(error('scenario.yaml-invalid', at, `a YAML merge key ("<<") at ${at} is not RAES SDL: write the merged keys out in this mapping.`));
+          }
           if (seen.has(key)) {
             const at = where(pair.key.range?.[0]);
             problems.push(error('scenario.yaml-invalid', at, `Map keys must be unique ("${key}" appears twice): fix the YAML syntax at ${at}.`));
@@ -76,4 +88,16 @@ const structureProblems = (document: Document, lineCounter: LineCounter): Diagno
     }
   }
   return problems;
+};
+
+const MERGE_KEY = '<<';
+
+/** An alias inside the very node its anchor names makes the document infinite; RAES refuses it. */
+const aliasCycleProblem = (alias: Alias, document: Document, where: (offset: number | undefined) => string): Diagnostic | undefined => {
+  const target = alias.resolve(document);
+  const start = alias.range?.[0];
+  const range = target?.range;
+  if (start === undefined || range === undefined || range === null || start < range[0] || start >= range[2]) return undefined;
+  const at = where(start);
+  return error('scenario.yaml-invalid', at, `the alias *${alias.source} at ${at} lies inside the node its anchor names, a cycle RAES SDL does not allow: copy the values it stands for instead.`);
 };

@@ -25,7 +25,7 @@ export const specificationParticipants = (
   for (const [agent, definition] of Object.entries(scenario.agents ?? {})) {
     const entity = resolveName(definition.entity, 'entities', scenario.entities);
     const role = entity === undefined ? undefined : scenario.entities?.[entity]?.role;
-    if (role !== undefined && roles.includes(role) && !names.includes(agent)) names.push(agent);
+    if (role !== undefined && role !== null && roles.includes(role) && !names.includes(agent)) names.push(agent);
   }
   return names;
 };

@@ -52,3 +52,7 @@ export const resolveTargetRef = (ref: string, scenario: ScenarioDocument): strin
   }
   return candidates.length === 1 ? candidates[0] : undefined;
 };
+
+/** Whether a section declares `name` exactly (RAES resolves these refs by bare name only). */
+export const declares = (entries: Readonly<Record<string, unknown>> | undefined, name: string): boolean =>
+  entries !== undefined && Object.prototype.hasOwnProperty.call(entries, name);

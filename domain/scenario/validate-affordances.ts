@@ -2,19 +2,32 @@ import { toolAffordanceAddress } from '../addresses';
 import { Diagnostic, error, warning } from './diagnostics';
 import { BehaviorSpecificationDocument, ScenarioDocument, ToolAffordanceDocument } from './document';
 import { specificationParticipants } from './participants';
-import { affordanceClassificationRef, resolveName } from './references';
+import { buildDeclarationIndex, DeclarationIndex } from './declarations';
+import { affordanceClassificationRef, declares } from './references';
 
+/** The refs that name an entry of the section (bare names, as RAES resolves them). */
 const resolvedNames = (
   refs: ReadonlyArray<string> | undefined,
   sectionName: 'agents' | 'action_contracts' | 'observation_boundaries',
   scenario: ScenarioDocument,
-): string[] => {
-  const names: string[] = [];
-  for (const ref of refs ?? []) {
-    const name = resolveName(ref, sectionName, scenario[sectionName]);
-    if (name !== undefined) names.push(name);
+): string[] => (refs ?? []).filter((ref) => declares(scenario[sectionName], ref));
+
+/** A `tool_ref` names exactly one declared scenario content identity (RAES SEM-219). */
+const toolRefProblem = (toolRef: string, index: DeclarationIndex, scenario: ScenarioDocument, at: string): string | undefined => {
+  const found = index.resolve(toolRef);
+  if (found.length === 0) {
+    const known = Object.keys(scenario.content ?? {});
+    const declared = known.length === 0 ? 'the scenario declares no content' : `declared: ${known.join(', ')}`;
+    return `${at} "${toolRef}" does not reference a declared scenario content identity (${declared}): declare the tool under content or fix the name.`;
   }
-  return names;
+  if (found.length > 1) {
+    return `tool_ref "${toolRef}" is ambiguous: use one of ${found.map((d) => d.address).sort().join(', ')}.`;
+  }
+  const [declaration] = found;
+  if (declaration?.kind !== 'content') {
+    return `tool_ref "${toolRef}" names ${declaration?.kind} ${declaration?.address}, but must resolve through the scenario-content tools-and-artifacts reference model: name a content entry.`;
+  }
+  return undefined;
 };
 
 /** The participants an affordance applies to: its scope if given, else its spec's participants. */
@@ -30,19 +43,44 @@ export const affordanceParticipants = (
 /** The affordance rules of docs/rules.md, authoring, for every affordance of every spec. */
 export const checkAffordances = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
+  const index = buildDeclarationIndex(scenario);
   for (const [specName, spec] of Object.entries(scenario.behavior_specifications ?? {})) {
     const specActions = resolvedNames(spec.action_contract_refs, 'action_contracts', scenario);
     const specBoundaries = resolvedNames(spec.observation_boundary_refs, 'observation_boundaries', scenario);
     const specParticipants = specificationParticipants(spec, scenario);
     /** relation "participant|action|boundary" -> the affordance that declared it first */
     const relations = new Map<string, string>();
+    /** RAES's relation: tool, actions and boundaries, in any order -> the affordance that declared it first */
+    const signatures = new Map<string, string>();
 
     for (const [name, affordance] of Object.entries(spec.tool_affordances ?? {})) {
       const address = toolAffordanceAddress(specName, name);
       const actions = resolvedNames(affordance.action_contract_refs, 'action_contracts', scenario);
       const boundaries = resolvedNames(affordance.observation_boundary_refs, 'observation_boundaries', scenario);
 
-      if (spec.autonomous_execution === undefined) {
+      if (affordance.tool_ref !== undefined && affordance.tool_ref !== null) {
+        const at = `behavior_specifications.${specName}.tool_affordances.${name}.tool_ref`;
+        const problem = toolRefProblem(affordance.tool_ref, index, scenario, at);
+        if (problem !== undefined) diagnostics.push(error('participant.tool-affordance-tool-unresolved', at, problem));
+      }
+      const signature = JSON.stringify([
+        affordance.tool_ref ?? '',
+        [...affordance.action_contract_refs].sort(),
+        [...affordance.observation_boundary_refs].sort(),
+      ]);
+      const sameAs = signatures.get(signature);
+      if (sameAs === undefined) signatures.set(signature, name);
+      else {
+        diagnostics.push(
+          error(
+            'participant.tool-affordance-relation-duplicate',
+            address,
+            `tool affordances "${sameAs}" and "${name}" declare the same tool, actions and boundaries; mapping order has no priority or fallback meaning: remove one.`,
+          ),
+        );
+      }
+
+      if (spec.autonomous_execution === undefined || spec.autonomous_execution === null) {
         diagnostics.push(
           warning(
             'participant.tool-affordance-without-policy',

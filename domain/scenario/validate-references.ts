@@ -1,22 +1,20 @@
 import { isAddressSegment } from '../addresses';
+import { buildDeclarationIndex } from './declarations';
 import { Diagnostic, error } from './diagnostics';
 import { ScenarioDocument } from './document';
-import { resolveName } from './references';
+import { declares } from './references';
 
-/** Names that become address segments must be valid segments (docs/rules.md, addresses). */
+const SEGMENT_RULE = 'use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
+
+/** Names that become address segments must be valid segments (docs/rules.md, addresses), as RAES requires of every key. */
 export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const check = (name: string, path: string): void => {
     if (!isAddressSegment(name)) {
-      diagnostics.push(
-        error(
-          'scenario.name-invalid',
-          path,
-          `"${name}" cannot be part of a compiled address: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit.`,
-        ),
-      );
+      diagnostics.push(error('scenario.name-invalid', path, `"${name}" cannot be part of a compiled address: ${SEGMENT_RULE}.`));
     }
   };
+  check(scenario.name, 'name');
   const sections = {
     nodes: scenario.nodes,
     entities: scenario.entities,
@@ -24,7 +22,9 @@ export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
     content: scenario.content,
     action_contracts: scenario.action_contracts,
     observation_boundaries: scenario.observation_boundaries,
+    time_domains: scenario.time_domains,
     clocks: scenario.clocks,
+    time_progression_policies: scenario.time_progression_policies,
     temporal_constraints: scenario.temporal_constraints,
     behavior_specifications: scenario.behavior_specifications,
   };
@@ -32,7 +32,10 @@ export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
     for (const name of Object.keys(entries ?? {})) check(name, `${sectionName}.${name}`);
   }
   for (const [node, definition] of Object.entries(scenario.nodes ?? {})) {
-    (definition.services ?? []).forEach((service, i) => check(service.name, `nodes.${node}.services.${i}.name`));
+    (definition.services ?? []).forEach((service, i) => {
+      // RAES allows a service without a name; it is then not addressable.
+      if (service.name !== undefined && service.name !== '') check(service.name, `nodes.${node}.services.${i}.name`);
+    });
   }
   for (const [spec, definition] of Object.entries(scenario.behavior_specifications ?? {})) {
     for (const affordance of Object.keys(definition.tool_affordances ?? {})) {
@@ -44,29 +47,42 @@ export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
 
 type SectionName =
   | 'agents'
-  | 'entities'
   | 'action_contracts'
   | 'observation_boundaries'
+  | 'outcome_interpretation_rules'
+  | 'time_domains'
   | 'clocks'
-  | 'time_progression_policies'
   | 'temporal_constraints';
 
 const WHAT: Record<SectionName, string> = {
   agents: 'agent',
-  entities: 'entity',
   action_contracts: 'action contract',
   observation_boundaries: 'observation boundary',
+  outcome_interpretation_rules: 'outcome interpretation rule',
+  time_domains: 'time domain',
   clocks: 'clock',
-  time_progression_policies: 'time progression policy',
   temporal_constraints: 'temporal constraint',
 };
 
-/** Every ref to a named entry resolves (docs/rules.md, authoring). */
+/** The names of the agents' entities, nested entities included as `parent.child`. */
+const entityNames = (entities: unknown, prefix = ''): string[] => {
+  if (typeof entities !== 'object' || entities === null) return [];
+  return Object.entries(entities as Record<string, { entities?: unknown } | null>).flatMap(([name, entity]) => {
+    const full = prefix === '' ? name : `${prefix}.${name}`;
+    return [full, ...entityNames(entity?.entities, full)];
+  });
+};
+
+/**
+ * Every ref of the sections the engine reads names a declaration, by bare name as RAES resolves them
+ * (docs/rules.md, authoring). Policy refs are checked with the policy (validate-policies).
+ */
 export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const expect = (ref: string, sectionName: SectionName, path: string): void => {
-    if (resolveName(ref, sectionName, scenario[sectionName]) !== undefined) return;
-    const known = Object.keys(scenario[sectionName] ?? {});
+    const entries = scenario[sectionName] as Readonly<Record<string, unknown>> | undefined;
+    if (declares(entries, ref)) return;
+    const known = Object.keys(entries ?? {});
     const hint = known.length === 0 ? `the scenario declares no ${sectionName}` : `declared: ${known.join(', ')}`;
     diagnostics.push(
       error(
@@ -79,46 +95,148 @@ export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
   const each = (refs: ReadonlyArray<string> | undefined, sectionName: SectionName, path: string): void =>
     (refs ?? []).forEach((ref, i) => expect(ref, sectionName, `${path}.${i}`));
 
+  const entities = new Set(entityNames(scenario.entities));
+  const hasActionContracts = Object.keys(scenario.action_contracts ?? {}).length > 0;
   for (const [agent, definition] of Object.entries(scenario.agents ?? {})) {
-    expect(definition.entity, 'entities', `agents.${agent}.entity`);
-    each(definition.actions, 'action_contracts', `agents.${agent}.actions`);
-    each(definition.observation_boundaries, 'observation_boundaries', `agents.${agent}.observation_boundaries`);
-  }
-  for (const [constraint, definition] of Object.entries(scenario.temporal_constraints ?? {})) {
-    if (definition.clock_ref !== undefined) expect(definition.clock_ref, 'clocks', `temporal_constraints.${constraint}.clock_ref`);
+    const at = `agents.${agent}`;
+    if (definition.entity === '') {
+      diagnostics.push(error('scenario.reference-unresolved', `${at}.entity`, `agent "${agent}" has no entity: set ${at}.entity to one of the scenario's entities.`));
+    } else if (!entities.has(definition.entity)) {
+      diagnostics.push(
+        error(
+          'scenario.reference-unresolved',
+          `${at}.entity`,
+          `${at}.entity names entity "${definition.entity}", which is not declared under entities: declare it or fix the name.`,
+        ),
+      );
+    }
+    // Without action contracts, RAES keeps agents' actions as free names; with them, each must name one.
+    if (hasActionContracts) each(definition.actions, 'action_contracts', `${at}.actions`);
+    each(definition.observation_boundaries, 'observation_boundaries', `${at}.observation_boundaries`);
   }
   for (const [spec, definition] of Object.entries(scenario.behavior_specifications ?? {})) {
     const at = `behavior_specifications.${spec}`;
     each(definition.participant_refs, 'agents', `${at}.participant_refs`);
     each(definition.action_contract_refs, 'action_contracts', `${at}.action_contract_refs`);
     each(definition.observation_boundary_refs, 'observation_boundaries', `${at}.observation_boundary_refs`);
-    const policy = definition.autonomous_execution;
-    if (policy !== undefined) {
-      const p = `${at}.autonomous_execution`;
-      if (policy.clock_ref !== undefined) expect(policy.clock_ref, 'clocks', `${p}.clock_ref`);
-      if (policy.progression_policy_ref !== undefined) {
-        expect(policy.progression_policy_ref, 'time_progression_policies', `${p}.progression_policy_ref`);
+    each(definition.outcome_interpretation_rule_refs, 'outcome_interpretation_rules', `${at}.outcome_interpretation_rule_refs`);
+    const roles = new Set(
+      Object.values(scenario.agents ?? {})
+        .map((agent) => scenario.entities?.[agent.entity]?.role)
+        .filter((role): role is NonNullable<typeof role> => role !== undefined && role !== null),
+    );
+    (definition.participant_role_refs ?? []).forEach((role, i) => {
+      if (!roles.has(role as never)) {
+        diagnostics.push(
+          error(
+            'scenario.reference-unresolved',
+            `${at}.participant_role_refs.${i}`,
+            `no agent of the scenario has an entity with role "${role}": give an agent's entity that role or remove it from ${at}.participant_role_refs.`,
+          ),
+        );
       }
-      each(policy.temporal_constraint_refs, 'temporal_constraints', `${p}.temporal_constraint_refs`);
-      each(policy.action_order, 'action_contracts', `${p}.action_order`);
-      expect(policy.observation_boundary_ref, 'observation_boundaries', `${p}.observation_boundary_ref`);
-    }
+    });
     for (const [affordance, a] of Object.entries(definition.tool_affordances ?? {})) {
       const p = `${at}.tool_affordances.${affordance}`;
       each(a.action_contract_refs, 'action_contracts', `${p}.action_contract_refs`);
       each(a.observation_boundary_refs, 'observation_boundaries', `${p}.observation_boundary_refs`);
       each(a.participant_refs, 'agents', `${p}.participant_refs`);
-      if (a.tool_ref !== undefined && resolveName(a.tool_ref, 'content', scenario.content) === undefined) {
-        const known = Object.keys(scenario.content ?? {});
+    }
+  }
+  for (const [clock, definition] of Object.entries(scenario.clocks ?? {})) {
+    expect(definition.time_domain_ref, 'time_domains', `clocks.${clock}.time_domain_ref`);
+  }
+  for (const [policy, definition] of Object.entries(scenario.time_progression_policies ?? {})) {
+    expect(definition.clock_ref, 'clocks', `time_progression_policies.${policy}.clock_ref`);
+  }
+  for (const [mapping, definition] of Object.entries(scenario.time_domain_mappings ?? {})) {
+    expect(definition.source_domain_ref, 'time_domains', `time_domain_mappings.${mapping}.source_domain_ref`);
+    expect(definition.target_domain_ref, 'time_domains', `time_domain_mappings.${mapping}.target_domain_ref`);
+  }
+  const index = buildDeclarationIndex(scenario);
+  for (const [constraint, definition] of Object.entries(scenario.temporal_constraints ?? {})) {
+    const at = `temporal_constraints.${constraint}`;
+    expect(definition.clock_ref, 'clocks', `${at}.clock_ref`);
+    definition.subject_refs.forEach((ref, i) => {
+      const found = index.resolve(ref);
+      if (found.some((d) => d.kind === 'workflow-step')) return;
+      const candidates = found.filter((d) => d.referenceable);
+      if (candidates.length === 0) {
+        diagnostics.push(
+          error('scenario.reference-unresolved', `${at}.subject_refs.${i}`, `subject ref "${ref}" does not name any declared element: name a declared node, agent, action contract, behavior specification or other element.`),
+        );
+      } else if (candidates.length > 1) {
         diagnostics.push(
           error(
-            'participant.tool-affordance-tool-unresolved',
-            `${p}.tool_ref`,
-            `${p}.tool_ref "${a.tool_ref}" does not reference a declared scenario content identity (${known.length === 0 ? 'the scenario declares no content' : `declared: ${known.join(', ')}`}): declare the tool under content or fix the name.`,
+            'scenario.reference-ambiguous',
+            `${at}.subject_refs.${i}`,
+            `subject ref "${ref}" is ambiguous: use one of ${candidates.map((d) => d.address).sort().join(', ')}.`,
           ),
         );
       }
+    });
+  }
+  return diagnostics;
+};
+
+/** What RAES requires of each content entry (its Content model), and that it lands on a declared VM node. */
+export const checkContent = (scenario: ScenarioDocument): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, content] of Object.entries(scenario.content ?? {})) {
+    const at = `content.${name}`;
+    const missing = (field: string, what: string): void => {
+      diagnostics.push(error('scenario.content-incomplete', `${at}.${field}`, `${what}: set ${at}.${field}.`));
+    };
+    const target = content.target ?? '';
+    if (target === '') missing('target', `content "${name}" has no target node`);
+    if (content.type === 'file' && (content.path ?? '') === '') missing('path', `file content "${name}" has no path`);
+    if (content.type === 'directory' && (content.destination ?? '') === '') missing('destination', `directory content "${name}" has no destination`);
+    if (content.type === 'dataset' && content.service_materialization === undefined && content.source == null && (content.items ?? []).length === 0) {
+      diagnostics.push(
+        error('scenario.content-incomplete', at, `dataset content "${name}" has neither a source nor items: set ${at}.source or list at least one entry in ${at}.items.`),
+      );
     }
+    if (target !== '') {
+      const node = scenario.nodes?.[target];
+      if (node === undefined) {
+        diagnostics.push(error('scenario.reference-unresolved', `${at}.target`, `content "${name}" targets node "${target}", which is not declared under nodes: declare it or fix the name.`));
+      } else if (node.type !== 'vm') {
+        diagnostics.push(error('scenario.content-incomplete', `${at}.target`, `content "${name}" targets node "${target}", which is a ${node.type}: target a vm node.`));
+      }
+    }
+  }
+  return diagnostics;
+};
+
+/**
+ * A boundary's view rules classify only what the boundary lists (RAES's view-rule binding): each
+ * `information_ref` is one of its observable, hidden or evidence refs, each rule evidence ref one of its
+ * evidence refs.
+ */
+export const checkViewRules = (scenario: ScenarioDocument): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, boundary] of Object.entries(scenario.observation_boundaries ?? {})) {
+    const declared = new Set([...(boundary.observable_refs ?? []), ...(boundary.hidden_refs ?? []), ...(boundary.evidence_refs ?? [])]);
+    const evidence = new Set(boundary.evidence_refs ?? []);
+    (boundary.view_rules ?? []).forEach((rule, i) => {
+      const at = `observation_boundaries.${name}.view_rules.${i}`;
+      if (!declared.has(rule.information_ref)) {
+        diagnostics.push(
+          error(
+            'scenario.view-rule-unclassified',
+            `${at}.information_ref`,
+            `view rule ${i} of boundary "${name}" classifies "${rule.information_ref}", which the boundary does not list: add it to its observable_refs, hidden_refs or evidence_refs.`,
+          ),
+        );
+      }
+      for (const ref of rule.evidence_refs ?? []) {
+        if (!evidence.has(ref)) {
+          diagnostics.push(
+            error('scenario.view-rule-unclassified', `${at}.evidence_refs`, `view rule ${i} of boundary "${name}" cites evidence "${ref}", which is not in the boundary's evidence_refs: add it there.`),
+          );
+        }
+      }
+    });
   }
   return diagnostics;
 };

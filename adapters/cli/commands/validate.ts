@@ -127,7 +127,7 @@ export const registerValidate = (program: Command, io: CliIo, setExit: (code: nu
   program
     .command('validate')
     .description('check a scenario (and optionally a backend manifest against it) and print its diagnostics')
-    .argument('<scenario>', 'scenario file (YAML, RAES SDL subset)')
+    .argument('<scenario>', 'scenario file (YAML, RAES 3.3 SDL)')
     .option('-m, --manifest <manifest>', 'backend manifest file (JSON) to check against the scenario')
     .option('--json', 'print the result as JSON')
     .option('--bindings', 'also print the compiled affordance bindings: which participant may use which tool action, against which boundaries and targets')

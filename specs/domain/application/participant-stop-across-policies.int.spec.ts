@@ -29,6 +29,7 @@ const twoPolicies = () => {
     participant_refs: first.participant_refs,
     action_contract_refs: first.action_contract_refs,
     observation_boundary_refs: first.observation_boundary_refs,
+    backend_feature_support_refs: first.backend_feature_support_refs,
     autonomous_execution: { ...first.autonomous_execution, temporal_constraint_refs: ['second-cadence'], failure_policy: 'continue' },
   };
   const loaded = loadScenario(stringify(document));

@@ -35,6 +35,27 @@ describe('upper bounds of scenario counts', () => {
   });
 });
 
+describe('service ports, bounded as RAES bounds them', () => {
+  const withPort = (port: unknown) =>
+    loadScenario(
+      portalProbeWith((doc) => {
+        doc.nodes['customer-portal'].services[0].port = port;
+      }),
+    );
+
+  it.each([[1e300], [0], [65_536], ['70000'], [8080.5], ['http'], [true]])('refuses port %p', (port) => {
+    const result = withPort(port);
+    expect(result.ok).toBe(false);
+    const address = 'nodes.customer-portal.services.0.port';
+    expect(result.diagnostics.map((d) => [d.code, d.address])).toEqual([['scenario.shape-invalid', address]]);
+    expect(result.diagnostics[0]?.message).toContain(`expected a port from 1 to 65535 (or a \${variable} placeholder) at ${address}`);
+  });
+
+  it.each([[1], [65_535], ['8080'], ['${portal.port}']])('accepts port %p', (port) => {
+    expect(withPort(port).diagnostics).toEqual([]);
+  });
+});
+
 describe('upper bounds of manifest limits', () => {
   it('reports a claim of 1e300 tool actions per invocation and derives no limits from it', () => {
     const manifest = manifestWith((doc) => {

@@ -68,14 +68,14 @@ describe('compiling the project example', () => {
 });
 
 describe('defaults of a policy', () => {
-  it('defaults profile v1, one in flight, stop on failure and no evaluation authority', () => {
+  it('defaults profile v1, one in flight, stop on failure and a cadence from tick 0', () => {
     const compiled = compile(
       portalProbeWith((doc) => {
         const policy = spec(doc).autonomous_execution;
         delete policy.profile;
+        delete policy.selection_strategy;
         delete policy.max_in_flight;
         delete policy.failure_policy;
-        delete policy.evaluation_authority;
         doc.temporal_constraints['probe-cadence'].start = undefined;
       }),
     );
@@ -92,15 +92,17 @@ describe('targets an action contract authors', () => {
   it('takes effect targets, then precondition supports, resolved, de-duplicated, dropping what does not resolve once', () => {
     const compiled = compile(
       portalProbeWith((doc) => {
-        doc.nodes['backup-portal'] = { services: [{ name: 'http', port: 80 }, { name: 'admin', port: 9000 }] };
+        doc.nodes['backup-portal'] = { type: 'vm', services: [{ name: 'http', port: 80 }, { name: 'admin', port: 9000 }] };
         const probe = doc.action_contracts['probe-customer-portal-login'];
+        const effect = { effect_class: 'intended_effect', description: 'reached' };
+        const precondition = { precondition_class: 'target', description: 'present' };
         probe.effects = [
-          { effect_id: 'a', target_refs: ['nodes.customer-portal.services.http', 'content.task-brief'] },
-          { effect_id: 'b', target_refs: ['admin', 'http', 'nodes.customer-portal.services.http'] },
+          { effect_id: 'a', ...effect, target_refs: ['nodes.customer-portal.services.http', 'content.task-brief'] },
+          { effect_id: 'b', ...effect, target_refs: ['admin', 'http', 'nodes.customer-portal.services.http'] },
         ];
         probe.preconditions = [
-          { precondition_id: 'c', support_refs: ['red-workbench', 'agents.participant-agent', 'content.nowhere', 'nodes.ghost'] },
-          { precondition_id: 'd', support_refs: ['nodes.backup-portal', 'nodes.customer-portal.services.ftp'] },
+          { precondition_id: 'c', ...precondition, support_refs: ['red-workbench', 'agents.participant-agent', 'content.nowhere', 'nodes.ghost'] },
+          { precondition_id: 'd', ...precondition, support_refs: ['nodes.backup-portal', 'nodes.customer-portal.services.ftp'] },
         ];
       }),
     );
@@ -118,8 +120,8 @@ describe('participants of an affordance', () => {
   const withTeam = (scope: string[] | undefined): CompiledScenario =>
     compile(
       portalProbeWith((doc) => {
-        addAgents(doc, ['red-two', 'red-three'], 'red');
-        spec(doc).participant_role_refs = ['red'];
+        addAgents(doc, ['second-agent', 'third-agent'], 'green');
+        spec(doc).participant_role_refs = ['green'];
         if (scope !== undefined) spec(doc).tool_affordances['portal-client'].participant_refs = scope;
       }),
     );
@@ -130,16 +132,16 @@ describe('participants of an affordance', () => {
     expect(affordance?.scoped).toBe(false);
     expect(affordance?.participantAddresses).toEqual([
       AGENT_ADDRESS,
-      'participant.behavior.red-two',
-      'participant.behavior.red-three',
+      'participant.behavior.second-agent',
+      'participant.behavior.third-agent',
     ]);
     expect(compiled.affordanceBindings.map((b) => b.participant_address)).toEqual(affordance?.participantAddresses);
   });
 
   it('takes only its scope when scoped', () => {
-    const compiled = withTeam(['red-three']);
+    const compiled = withTeam(['third-agent']);
     expect(compiled.toolAffordances[0]?.scoped).toBe(true);
-    expect(compiled.affordanceBindings.map((b) => b.participant_address)).toEqual(['participant.behavior.red-three']);
+    expect(compiled.affordanceBindings.map((b) => b.participant_address)).toEqual(['participant.behavior.third-agent']);
   });
 
   it('gives the policy only the named participants of its specification', () => {
@@ -149,19 +151,26 @@ describe('participants of an affordance', () => {
   it('makes one binding per action contract and participant', () => {
     const compiled = compile(
       portalProbeWith((doc) => {
-        addAgents(doc, ['red-two'], 'red');
-        spec(doc).participant_refs.push('red-two');
-        doc.action_contracts['read-banner'] = { effects: [{ effect_id: 'e', target_refs: ['nodes.customer-portal'] }] };
-        for (const agent of ['participant-agent', 'red-two']) doc.agents[agent].actions.push('read-banner');
+        addAgents(doc, ['second-agent'], 'green');
+        spec(doc).participant_refs.push('second-agent');
+        doc.action_contracts['read-banner'] = {
+          semantic_version: '1.0.0',
+          behavioral_granularity: 'atomic',
+          procedure_basis: 'read the portal banner',
+          realization_profile: 'participant runtime',
+          fidelity_claim: 'exact',
+          effects: [{ effect_id: 'e', effect_class: 'observation_effect', description: 'banner read', target_refs: ['nodes.customer-portal'] }],
+        };
+        for (const agent of ['participant-agent', 'second-agent']) doc.agents[agent].actions.push('read-banner');
         spec(doc).action_contract_refs.push('read-banner');
         spec(doc).tool_affordances['portal-client'].action_contract_refs.push('read-banner');
       }),
     );
     expect(compiled.affordanceBindings.map((b) => [b.action_contract_address, b.participant_address, b.target_addresses])).toEqual([
       [PROBE, AGENT_ADDRESS, [PORTAL_HTTP]],
-      [PROBE, 'participant.behavior.red-two', [PORTAL_HTTP]],
+      [PROBE, 'participant.behavior.second-agent', [PORTAL_HTTP]],
       ['participant.action-contract.read-banner', AGENT_ADDRESS, ['provision.node.customer-portal']],
-      ['participant.action-contract.read-banner', 'participant.behavior.red-two', ['provision.node.customer-portal']],
+      ['participant.action-contract.read-banner', 'participant.behavior.second-agent', ['provision.node.customer-portal']],
     ]);
   });
 });
@@ -171,7 +180,7 @@ describe('shared-time bindings', () => {
     for (const ref of ['probe-customer-portal-login', 'action_contracts.probe-customer-portal-login']) {
       const compiled = compile(
         portalProbeWith((doc) => {
-          doc.temporal_constraints['probe-window'] = { constraint_kind: 'window', clock_ref: 'exercise-clock', subject_refs: [ref] };
+          doc.temporal_constraints['probe-window'] = { constraint_kind: 'window', clock_ref: 'exercise-clock', subject_refs: [ref], description: 'probe window' };
         }),
       );
       expect(compiled.sharedTimeBoundActions).toEqual([PROBE]);

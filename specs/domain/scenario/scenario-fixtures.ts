@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 export const EXAMPLES = join(__dirname, '../../../examples');
 export const PORTAL_PROBE_SCENARIO = join(EXAMPLES, 'portal-probe.scenario.yaml');
 export const PORTAL_PROBE_MANIFEST = join(EXAMPLES, 'portal-probe.manifest.json');
-export const ENTERPRISE_SCENARIO = join(__dirname, '..', '..', '..', 'schemas', 'raes', 'examples', 'enterprise-participant-evidence-loop.sdl.yaml');
+export const ENTERPRISE_SCENARIO = join(__dirname, '..', '..', '..', 'schemas', 'raes', 'scenarios', 'examples', 'enterprise-participant-evidence-loop.sdl.yaml');
 
 // Authored YAML is untyped here on purpose: tests edit it like a person would.
 export type Yaml = any;

@@ -10,7 +10,49 @@ const addAgent = (doc: Yaml, name: string): void => {
   doc.agents[name] = { entity: 'portal-prober', actions: ['probe-customer-portal-login'], observation_boundaries: ['participant-view'] };
 };
 const addAction = (doc: Yaml, name: string): void => {
-  doc.action_contracts[name] = { effects: [{ effect_id: 'e', target_refs: ['nodes.red-workbench'] }] };
+  doc.action_contracts[name] = {
+    semantic_version: '1.0.0',
+    behavioral_granularity: 'atomic',
+    procedure_basis: 'reset the portal',
+    realization_profile: 'participant runtime',
+    fidelity_claim: 'exact',
+    effects: [{ effect_id: 'e', effect_class: 'side_effect', description: 'the portal restarts', target_refs: ['nodes.red-workbench'] }],
+  };
+};
+const viewRule = (ref: string, disposition: string) => ({
+  information_ref: ref,
+  boundary_class: 'tool_output',
+  disposition,
+  visibility_basis: 'authored',
+});
+/** Turns the example's policy into an activity policy (v2 or v3) on a work window. */
+const activityPolicy = (doc: Yaml, profile: string): void => {
+  doc.temporal_constraints['work-window'] = {
+    constraint_kind: 'window',
+    clock_ref: 'exercise-clock',
+    subject_refs: ['participant-behavior'],
+    start: { tick: 0 },
+    end: { tick: 100 },
+    description: 'When the participant may work.',
+  };
+  spec(doc).autonomous_execution = {
+    profile,
+    participant_implementation_ref: 'participant-agent-runner',
+    clock_ref: 'exercise-clock',
+    progression_policy_ref: 'exercise-stepping',
+    work_window_refs: ['work-window'],
+    observation_boundary_ref: 'participant-view',
+    stochastic_control_ref: 'probe-activity',
+    selection_strategy: 'weighted',
+    timing: { minimum_ticks: 1, maximum_ticks: 3 },
+    outside_window_disposition: 'next_opening',
+    empty_eligible_disposition: 'complete',
+    action_candidates: { probe: { action_ref: 'probe-customer-portal-login', weight: 1 } },
+    max_occurrences: 3,
+    max_action_attempts: 3,
+    evaluation_authority: { mode: 'none' },
+    ...(profile.endsWith('/v3') ? { resource_budget: {} } : {}),
+  };
 };
 
 /** One authoring mistake per scenario diagnostic code, each in the project's valid example. */
@@ -38,7 +80,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
   },
   'scenario.name-invalid': {
     text: portalProbeWith((doc) => {
-      doc.clocks['Exercise Clock'] = {};
+      doc.clocks['Exercise Clock'] = { ...doc.clocks['exercise-clock'] };
     }),
     address: 'clocks.Exercise Clock',
     message: /cannot be part of a compiled address/,
@@ -49,6 +91,42 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     }),
     address: 'behavior_specifications.participant-behavior.tool_affordances.portal-client.observation_boundary_refs.0',
     message: /names observation boundary "participant-veiw", which is not declared .*declared: participant-view/,
+  },
+  'scenario.reference-ambiguous': {
+    text: portalProbeWith((doc) => {
+      doc.features = { 'customer-portal': { type: 'service' } };
+      doc.temporal_constraints['probe-cadence'].subject_refs = ['customer-portal'];
+    }),
+    address: 'temporal_constraints.probe-cadence.subject_refs.0',
+    message: /"customer-portal" is ambiguous: use one of features\.customer-portal, nodes\.customer-portal/,
+  },
+  'scenario.content-incomplete': {
+    text: portalProbeWith((doc) => {
+      delete doc.content['participant-observation'].items;
+    }),
+    address: 'content.participant-observation',
+    message: /dataset content "participant-observation" has neither a source nor items/,
+  },
+  'scenario.view-rule-unclassified': {
+    text: portalProbeWith((doc) => {
+      doc.observation_boundaries['participant-view'].view_rules.push(viewRule('content.unlisted', 'hidden'));
+    }),
+    address: 'observation_boundaries.participant-view.view_rules.5.information_ref',
+    message: /classifies "content\.unlisted", which the boundary does not list/,
+  },
+  'time.model-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.time_progression_policies['second-progression'] = { ...doc.time_progression_policies['exercise-stepping'] };
+    }),
+    address: 'time_progression_policies.second-progression.clock_ref',
+    message: /clock "exercise-clock" already has progression policy "exercise-stepping"/,
+  },
+  'participant.behavior-specification-term-ungoverned': {
+    text: portalProbeWith((doc) => {
+      spec(doc).behavior_mode = 'freestyle';
+    }),
+    address: 'participant.behavior-specification.participant-behavior',
+    message: /behavior_mode "freestyle" is not a participant decision-surface mode/,
   },
   'participant.tool-affordance-outside-specification': {
     text: portalProbeWith((doc) => {
@@ -76,7 +154,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
       };
       const ref = 'behavior_specifications.participant-behavior.tool_affordances.portal-client-copy';
       doc.observation_boundaries['participant-view'].observable_refs.push(ref);
-      doc.observation_boundaries['participant-view'].view_rules.push({ information_ref: ref, disposition: 'observable' });
+      doc.observation_boundaries['participant-view'].view_rules.push(viewRule(ref, 'observable'));
     }),
     address: 'participant.behavior-specification.participant-behavior.tool-affordance.portal-client-copy',
     message: /tool affordances "portal-client" and "portal-client-copy" both let participant "participant-agent" use action/,
@@ -106,10 +184,10 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
   },
   'participant.autonomous-execution-incomplete': {
     text: portalProbeWith((doc) => {
-      delete policy(doc).clock_ref;
+      spec(doc).backend_feature_support_refs = spec(doc).backend_feature_support_refs.filter((f: string) => f !== 'temporal_contracts');
     }),
     address: POLICY_ADDRESS,
-    message: /runs on a shared clock: set .*autonomous_execution\.clock_ref/,
+    message: /needs backend feature "temporal_contracts": add it to behavior_specifications\.participant-behavior\.backend_feature_support_refs/,
   },
   'participant.autonomous-execution-outside-specification': {
     text: portalProbeWith((doc) => {
@@ -121,7 +199,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
   },
   'participant.autonomous-execution-cadence-invalid': {
     text: portalProbeWith((doc) => {
-      doc.temporal_constraints['second-cadence'] = { constraint_kind: 'cadence', clock_ref: 'exercise-clock', cadence_ticks: 3 };
+      doc.temporal_constraints['second-cadence'] = { ...doc.temporal_constraints['probe-cadence'], cadence_ticks: 3 };
       policy(doc).temporal_constraint_refs.push('second-cadence');
     }),
     address: POLICY_ADDRESS,
@@ -136,7 +214,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
   },
   'participant.autonomous-progression-clock-mismatch': {
     text: portalProbeWith((doc) => {
-      doc.clocks['other-clock'] = { description: 'a second clock' };
+      doc.clocks['other-clock'] = { ...doc.clocks['exercise-clock'], description: 'a second clock' };
       doc.time_progression_policies['exercise-stepping'].clock_ref = 'other-clock';
     }),
     address: POLICY_ADDRESS,
@@ -148,6 +226,46 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     }),
     address: 'behavior_specifications.participant-behavior.tool_affordances.portal-client.tool_ref',
     message: /tool_ref "portal-clinet" does not reference a declared scenario content identity \(declared: .*portal-client/,
+  },
+  'participant.autonomous-execution-outside-participant': {
+    text: portalProbeWith((doc) => {
+      addAction(doc, 'reset-portal');
+      spec(doc).action_contract_refs.push('reset-portal');
+      policy(doc).action_order.push('reset-portal');
+    }),
+    address: POLICY_ADDRESS,
+    message: /participant "participant-agent" cannot perform "reset-portal" \(not in agents\.participant-agent\.actions\)/,
+  },
+  'participant.autonomous-execution-progression-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.time_progression_policies['exercise-stepping'].advancement_mode = 'externally_paced';
+    }),
+    address: POLICY_ADDRESS,
+    message: /progression policy "exercise-stepping" is externally paced/,
+  },
+  'participant.autonomous-execution-evaluation-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.entities['portal-prober'].role = 'red';
+    }),
+    address: POLICY_ADDRESS,
+    message: /participant "participant-agent" runs without evaluation authority, which RAES allows only to the green role \(its entity's role is red\)/,
+  },
+  'participant.autonomous-execution-owner-conflict': {
+    text: portalProbeWith((doc) => {
+      const second = { ...spec(doc) };
+      delete second.tool_affordances;
+      doc.behavior_specifications['second-behavior'] = second;
+    }),
+    address: 'participant.autonomous-execution.second-behavior',
+    message: /participant "participant-agent" is already run by the policy of behavior specification "participant-behavior"/,
+  },
+  'participant.autonomous-execution-activity-invalid': {
+    text: portalProbeWith((doc) => {
+      activityPolicy(doc, 'participant-autonomous-execution/v2');
+      policy(doc).max_occurrences = 4;
+    }),
+    address: POLICY_ADDRESS,
+    message: /max_occurrences exceeds max_action_attempts/,
   },
 };
 
@@ -211,7 +329,7 @@ describe('the v1 policy and top level as RAES 3.3 accepts them', () => {
 describe('more rules', () => {
   it('reports every problem of a document together', () => {
     const text = portalProbeWith((doc) => {
-      delete policy(doc).clock_ref;
+      spec(doc).backend_feature_support_refs = [];
       affordance(doc).observation_boundary_refs = ['participant-veiw'];
       doc.observation_boundaries['participant-view'].view_rules = [];
     });
@@ -239,12 +357,57 @@ describe('more rules', () => {
     expect(loadScenario(text).diagnostics).toEqual([]);
   });
 
-  it('flags an action listed twice in one affordance as a duplicate relation', () => {
+  it('refuses an action listed twice in one affordance, as RAES refuses repeated refs', () => {
     const text = portalProbeWith((doc) => {
-      affordance(doc).action_contract_refs.push('action_contracts.probe-customer-portal-login');
+      affordance(doc).action_contract_refs.push('probe-customer-portal-login');
+    });
+    const result = loadScenario(text);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.address])).toEqual([
+      ['scenario.shape-invalid', 'behavior_specifications.participant-behavior.tool_affordances.portal-client.action_contract_refs'],
+    ]);
+  });
+
+  it('resolves refs by bare name, as RAES does: a section-qualified action ref names nothing', () => {
+    const text = portalProbeWith((doc) => {
+      affordance(doc).action_contract_refs = ['action_contracts.probe-customer-portal-login'];
+    });
+    const found = loadScenario(text).diagnostics.filter((d) => d.code === 'scenario.reference-unresolved');
+    expect(found.map((d) => d.address)).toEqual(['behavior_specifications.participant-behavior.tool_affordances.portal-client.action_contract_refs.0']);
+  });
+
+  it('refuses two affordances with the same tool, actions and boundaries even without participants', () => {
+    const text = portalProbeWith((doc) => {
+      spec(doc).participant_refs = [];
+      delete spec(doc).autonomous_execution;
+      spec(doc).tool_affordances['portal-client-copy'] = { ...affordance(doc) };
+      const ref = 'behavior_specifications.participant-behavior.tool_affordances.portal-client-copy';
+      doc.observation_boundaries['participant-view'].observable_refs.push(ref);
+      doc.observation_boundaries['participant-view'].view_rules.push(viewRule(ref, 'observable'));
     });
     const found = loadScenario(text).diagnostics.filter((d) => d.code === 'participant.tool-affordance-relation-duplicate');
-    expect(found.map((d) => d.message)).toEqual([expect.stringMatching(/declares action "probe-customer-portal-login" through boundary "participant-view" twice/)]);
+    expect(found.map((d) => d.message)).toEqual([expect.stringMatching(/"portal-client" and "portal-client-copy" declare the same tool, actions and boundaries/)]);
+  });
+
+  it('requires a tool_ref to name content, not another kind of declaration', () => {
+    const found = loadScenario(portalProbeWith((doc) => (affordance(doc).tool_ref = 'customer-portal'))).diagnostics;
+    expect(found.map((d) => d.message)).toEqual([expect.stringMatching(/names node nodes\.customer-portal, but must resolve through the scenario-content tools-and-artifacts reference model/)]);
+  });
+
+  it('requires progression_policy_ref on a v1 policy, as RAES does', () => {
+    const result = loadScenario(portalProbeWith((doc) => delete policy(doc).progression_policy_ref));
+    expect(result.diagnostics.map((d) => [d.code, d.address])).toEqual([
+      ['participant.autonomous-execution-incomplete', 'participant.autonomous-execution.participant-behavior'],
+    ]);
+  });
+
+  it('reports a cadence the stepped progression never reaches', () => {
+    const text = portalProbeWith((doc) => {
+      doc.time_progression_policies['exercise-stepping'].step_ticks = 4;
+    });
+    const [found] = loadScenario(text).diagnostics;
+    expect(found?.code).toBe('participant.autonomous-execution-cadence-invalid');
+    expect(found?.message).toMatch(/not reachable by stepped progression "exercise-stepping"/);
   });
 
   it('lets two affordances share a relation when their scopes do not overlap', () => {
@@ -259,14 +422,14 @@ describe('more rules', () => {
       };
       const ref = 'behavior_specifications.participant-behavior.tool_affordances.second-client';
       doc.observation_boundaries['participant-view'].hidden_refs.push(ref);
-      doc.observation_boundaries['participant-view'].view_rules.push({ information_ref: ref, disposition: 'hidden' });
+      doc.observation_boundaries['participant-view'].view_rules.push(viewRule(ref, 'hidden'));
     });
     expect(loadScenario(text).diagnostics).toEqual([]);
   });
 
   it('reports a cadence on another clock than the policy', () => {
     const text = portalProbeWith((doc) => {
-      doc.clocks['other-clock'] = {};
+      doc.clocks['other-clock'] = { ...doc.clocks['exercise-clock'] };
       doc.temporal_constraints['probe-cadence'].clock_ref = 'other-clock';
     });
     const [found] = loadScenario(text).diagnostics;
@@ -276,11 +439,7 @@ describe('more rules', () => {
 
   it('does not require a cadence of v2 and v3 policies', () => {
     for (const profile of ['participant-autonomous-execution/v2', 'participant-autonomous-execution/v3']) {
-      const text = portalProbeWith((doc) => {
-        policy(doc).profile = profile;
-        delete policy(doc).temporal_constraint_refs;
-        delete policy(doc).clock_ref;
-      });
+      const text = portalProbeWith((doc) => activityPolicy(doc, profile));
       const result = loadScenario(text);
       expect(result.diagnostics).toEqual([]);
       if (!result.ok) throw new Error('expected a compiled scenario');

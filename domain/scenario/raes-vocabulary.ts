@@ -1,0 +1,186 @@
+/**
+ * Closed value lists of RAES 3.3 SDL for the sections the engine reads, and the controlled vocabularies
+ * RAES governs behavior specifications with (its controlled-vocabularies-v1 catalogue).
+ */
+
+export const ROLES = ['white', 'green', 'red', 'blue'] as const;
+export const NODE_TYPES = ['vm', 'switch'] as const;
+export const CONTENT_TYPES = ['file', 'dataset', 'directory'] as const;
+
+export const LIFECYCLE_STATES = ['draft', 'active', 'deprecated'] as const;
+export const BEHAVIORAL_GRANULARITIES = ['atomic', 'procedure', 'aggregate'] as const;
+export const FAILURE_CLASSES = [
+  'precondition_unsatisfied',
+  'unsupported_action',
+  'target_unavailable',
+  'authority_denied',
+  'resource_exhausted',
+  'timeout',
+  'interrupted',
+  'contention_lost',
+  'partial_success',
+  'unsafe_withheld',
+  'backend_error',
+  'unknown',
+] as const;
+export const PRECONDITION_CLASSES = [
+  'authority',
+  'capability',
+  'target',
+  'knowledge',
+  'resource',
+  'temporal',
+  'interaction',
+  'realization',
+] as const;
+export const EFFECT_CLASSES = [
+  'intended_effect',
+  'side_effect',
+  'observation_effect',
+  'visibility_effect',
+  'detection_effect',
+  'evidence_effect',
+  'no_effect',
+  'unknown_effect',
+] as const;
+export const BOUNDARY_CLASSES = [
+  'observable_resource',
+  'telemetry_stream',
+  'tool_output',
+  'instruction',
+  'public_task_statement',
+  'starter_file',
+  'scaffold_instruction',
+  'subtask_guidance',
+  'hidden_truth',
+  'private_answer_key',
+  'canary',
+  'holdout_variant',
+  'adjudication_material',
+  'archival_evidence',
+] as const;
+export const VIEW_DISPOSITIONS = [
+  'observable',
+  'hidden',
+  'evidence_only',
+  'discovered',
+  'inferred',
+  'disclosed',
+  'concealed',
+  'deceptive',
+] as const;
+
+export const TIME_DOMAIN_KINDS = ['wall_clock', 'monotonic', 'simulated', 'logical', 'external'] as const;
+export const TIME_EPOCHS = ['unix', 'scenario_start', 'run_start', 'unanchored', 'external'] as const;
+export const TIME_DOMAIN_VISIBILITIES = ['runtime_only', 'participant_visible', 'evidence_only'] as const;
+export const CLOCK_AUTHORITIES = ['runtime', 'backend', 'system', 'external'] as const;
+export const CLOCK_MONOTONICITIES = ['strict', 'non_decreasing', 'may_jump'] as const;
+export const ADVANCEMENT_MODES = ['real_time', 'dilated', 'stepped', 'event_driven', 'externally_paced'] as const;
+export const SYNCHRONIZATION_MODES = ['none', 'authority', 'barrier', 'conservative'] as const;
+export const RESET_BEHAVIORS = ['new_segment_zero', 'new_segment_preserve_value', 'unsupported'] as const;
+export const REPLAY_BEHAVIORS = ['restart_from_anchor', 'restore_recorded_advances', 'unsupported'] as const;
+export const CONSTRAINT_KINDS = ['precedence', 'duration', 'window', 'deadline', 'cadence'] as const;
+export const MAPPING_KINDS = ['identity', 'affine_rational'] as const;
+
+/** Governed extensions of every controlled vocabulary below: `x-<namespace>:<term>`. */
+export const VOCABULARY_EXTENSION = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** participant-runtime-behavior-features and participant-runtime-interaction-features. */
+export const BACKEND_FEATURES = [
+  'action_contracts',
+  'autonomous_execution',
+  'attribution_support',
+  'behavior_history',
+  'effects',
+  'failure_classes',
+  'observation_boundaries',
+  'outcome_interpretation',
+  'participant_declassification',
+  'participant_directed_inject_delivery',
+  'participant_egress_projection',
+  'participant_ingress_admission',
+  'participant_intervention',
+  'participant_predicate_opacity',
+  'participant_transformation',
+  'preconditions',
+  'state_transitions',
+  'temporal_contracts',
+  'contention',
+  'coordination',
+  'interference',
+  'shared_state_change',
+] as const;
+
+/** The backend features a behavior specification with an autonomous policy must declare. */
+export const AUTONOMOUS_REQUIRED_FEATURES = [
+  'action_contracts',
+  'autonomous_execution',
+  'behavior_history',
+  'observation_boundaries',
+  'temporal_contracts',
+] as const;
+
+export const BEHAVIOR_MODES = [
+  'autonomous',
+  'human-control-proxy',
+  'human-supervised',
+  'mixed-control',
+  'policy-directed',
+  'replayed',
+  'scripted',
+] as const;
+
+export const DEFENSIVE_BEHAVIORS = [
+  'continuous-monitoring',
+  'adverse-event-analysis',
+  'incident-management',
+  'incident-analysis',
+  'incident-response-reporting-and-communication',
+  'incident-mitigation',
+  'incident-recovery-plan-execution',
+  'incident-recovery-communication',
+] as const;
+
+export const OFFENSIVE_BEHAVIORS = [
+  'reconnaissance',
+  'resource-development',
+  'initial-access',
+  'execution',
+  'persistence',
+  'privilege-escalation',
+  'stealth',
+  'defense-impairment',
+  'credential-access',
+  'discovery',
+  'lateral-movement',
+  'collection',
+  'command-and-control',
+  'exfiltration',
+  'impact',
+] as const;
+
+export const AI_OFFENSIVE_BEHAVIORS = [
+  'reconnaissance',
+  'resource-development',
+  'initial-access',
+  'ai-model-access',
+  'execution',
+  'persistence',
+  'privilege-escalation',
+  'defense-evasion',
+  'credential-access',
+  'discovery',
+  'lateral-movement',
+  'collection',
+  'ai-attack-staging',
+  'command-and-control',
+  'exfiltration',
+  'impact',
+] as const;
+
+/** A term of a governed vocabulary: one of its terms or a governed extension. */
+export const isGovernedTerm = (terms: ReadonlyArray<string>, value: string): boolean =>
+  terms.includes(value) || VOCABULARY_EXTENSION.test(value);
+
+/** RAES matches enum values without regard to case and with `-` for `_` (its normalize_enum_value). */
+export const normalizedEnumValue = (value: string): string => value.toLowerCase().replace(/-/g, '_');
