@@ -145,7 +145,17 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
     );
   }
   commands.push({ type: 'CloseInvocation', at: at(), close: { outcome: 'returned', result: result(invocationId, outer) } });
-  const invocationEvents = decideAll<InvocationCommand, InvocationEvent, InvocationState>(invocationDecider, commands);
+  const invocationEvents = decideAll<InvocationCommand, InvocationEvent, InvocationState>(
+    {
+      initialState: invocationDecider.initialState,
+      evolve: invocationDecider.evolve,
+      decide: (command, state) => {
+        const decision = invocationDecider.decide(command, state);
+        return decision.answer.kind === 'refused' ? E.left(decision.answer.refusal) : E.right(decision.events);
+      },
+    },
+    commands,
+  );
   const schedulerEvents = decideAll<SchedulerCommand, SchedulerEvent, SchedulerState>(schedulerDecider, [
     { type: 'StartAttempt', policy, tick: 1, at: at() },
     { type: 'FinishAttempt', policy, attempt: 1, outcome: 'succeeded', indeterminate_action_ids: [], at: at() },

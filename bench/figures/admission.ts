@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/Either';
 import { buildAdmissionContext } from '../../domain/manifest';
 import { invocationDecider, type InvocationCommand, type InvocationState } from '../../domain/invocation';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
@@ -47,8 +46,8 @@ export const activeInvocation = (): InvocationState => {
   let state = invocationDecider.initialState();
   for (const command of commands) {
     const decision = invocationDecider.decide(command, state);
-    if (E.isLeft(decision)) throw new Error(`setting up the invocation was refused: ${decision.left.message}`);
-    for (const event of decision.right) state = invocationDecider.evolve(state, event);
+    if (decision.answer.kind === 'refused') throw new Error(`setting up the invocation was refused: ${decision.answer.refusal.message}`);
+    for (const event of decision.events) state = invocationDecider.evolve(state, event);
   }
   return state;
 };
@@ -87,12 +86,12 @@ export const admissionFigure = (quick: boolean): FigureResult => {
     crossingPolicyInstalled: false,
   };
   const check = invocationDecider.decide(command, state);
-  if (E.isLeft(check) || check.right[0]?.type !== 'ToolActionAdmitted') throw new Error(`the benchmark request is not admitted: ${JSON.stringify(check)}`);
+  if (check.answer.kind !== 'admitted') throw new Error(`the benchmark request is not admitted: ${JSON.stringify(check)}`);
   const text = JSON.stringify(wireRequest('call-1'));
   let sink = 0;
   const decideOnce = (): void => {
     const decision = invocationDecider.decide(command, state);
-    if (decision._tag === 'Right') sink += decision.right.length;
+    sink += decision.events.length;
   };
   const parseOnce = (): void => {
     sink += (JSON.parse(text) as { execution_generation: number }).execution_generation + 1;

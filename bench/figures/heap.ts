@@ -32,9 +32,9 @@ const heapAfterGc = (): number => {
  * Checks the command results in a frame of its own: an array awaited in the figure's own frame would
  * stay reachable from it while the heap is measured, and count the results as held.
  */
-const allAccepted = async (results: readonly Promise<{ readonly kind: string }>[]): Promise<void> => {
+const allAccepted = async (results: readonly Promise<{ readonly kind: string; readonly answer: { readonly kind: string } }>[]): Promise<void> => {
   for (const outcome of await Promise.all(results)) {
-    if (outcome.kind !== 'accepted') throw new Error(`opening an invocation failed: ${outcome.kind}`);
+    if (outcome.kind !== 'decided' || outcome.answer.kind === 'refused') throw new Error(`opening an invocation failed: ${outcome.kind} ${outcome.answer.kind}`);
   }
 };
 
@@ -66,7 +66,7 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
     // The participant's address is the policy's string, as in the scheduler's requests, not a copy each.
     const participant = participantOf(0);
     const before = heapAfterGc();
-    const opened: Promise<{ readonly kind: string }>[] = [];
+    const opened: Promise<{ readonly kind: string; readonly answer: { readonly kind: string } }>[] = [];
     for (let i = 0; i < count; i++) {
       const invocationId = `${POLICY}:${participant}:${i + 1}`;
       const aggregate = invocationAggregate(store, invocationId);

@@ -6,8 +6,8 @@ import {
   type RecoverInvocation,
   type InvocationCommand,
   type InvocationEvent,
+  type InvocationAnswer,
   type InvocationState,
-  type Refusal,
 } from '../invocation';
 import {
   schedulerDecider,
@@ -18,7 +18,7 @@ import {
 } from '../scheduler';
 import { invocationStream, schedulerStream } from '../streams';
 import type { EventStore, JsonValue, RecordedEvent } from '../ports/event-store';
-import { StreamAggregate, type AggregateKind, type EventCodec } from './stream-aggregate';
+import { StreamAggregate, type AggregateKind, type EventCodec, type StreamDecider } from './stream-aggregate';
 
 /** The two aggregates the runtime drives, bound to their streams and wire codecs. */
 
@@ -52,27 +52,44 @@ const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
 export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
 export const schedulerEventCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
 
-export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCommand, InvocationEvent, Refusal>;
-/** The same invocation stream folded only as far as recovery reads it (domain/invocation/interrupted.ts). */
-export type InterruptedInvocationAggregate = StreamAggregate<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal>;
-export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal>;
+/** The scheduler decider accepts or refuses; its answer says which. */
+export type SchedulerAnswer = { readonly kind: 'accepted' } | { readonly kind: 'refused'; readonly refusal: SchedulerRefusal };
 
-const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, Refusal> = {
+const SCHEDULER_ACCEPTED: SchedulerAnswer = Object.freeze({ kind: 'accepted' });
+const NO_SCHEDULER_EVENTS: readonly SchedulerEvent[] = Object.freeze([]);
+
+const answeringScheduler: StreamDecider<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerAnswer> = {
+  initialState: schedulerDecider.initialState,
+  evolve: schedulerDecider.evolve,
+  decide: (command, state) => {
+    const decision = schedulerDecider.decide(command, state);
+    return decision._tag === 'Right'
+      ? { events: decision.right, answer: SCHEDULER_ACCEPTED }
+      : { events: NO_SCHEDULER_EVENTS, answer: { kind: 'refused', refusal: decision.left } };
+  },
+};
+
+export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCommand, InvocationEvent, InvocationAnswer>;
+/** The same invocation stream folded only as far as recovery reads it (domain/invocation/interrupted.ts). */
+export type InterruptedInvocationAggregate = StreamAggregate<InterruptedInvocation, RecoverInvocation, InvocationEvent, InvocationAnswer>;
+export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerAnswer>;
+
+const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, InvocationAnswer> = {
   streamOf: invocationStream,
   decider: invocationDecider,
   codec: invocationEventCodec,
 };
 
-const interruptedInvocationKind: AggregateKind<InterruptedInvocation, RecoverInvocation, InvocationEvent, Refusal> = {
+const interruptedInvocationKind: AggregateKind<InterruptedInvocation, RecoverInvocation, InvocationEvent, InvocationAnswer> = {
   streamOf: invocationStream,
   decider: interruptedInvocationDecider,
   codec: invocationEventCodec,
 };
 
 /** A scheduler's key is its stream name: two addresses, so there is no single string to derive it from. */
-const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerRefusal> = {
+const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerAnswer> = {
   streamOf: (stream) => stream,
-  decider: schedulerDecider,
+  decider: answeringScheduler,
   codec: schedulerEventCodec,
 };
 

@@ -26,7 +26,7 @@ export const runAttempt = async (context: RuntimeContext, entry: PolicyParticipa
   if (heldByParticipant(context, entry)) return;
   const started = await entry.scheduler.handle({ type: 'StartAttempt', policy, tick, at: context.now() });
   if (started.kind === 'unavailable') return context.progress({ kind: 'storage_failure', reason: started.reason });
-  if (started.kind === 'refused') return;
+  if (started.answer.kind === 'refused') return;
   const attempt = started.events[0];
   if (attempt === undefined || attempt.type !== 'AttemptStarted') return;
   const request = outerRequest(context, entry, attempt);
@@ -116,7 +116,7 @@ export const finishAttempt = async (
     indeterminate_action_ids: indeterminate,
     recovered,
   });
-  if (finished.kind !== 'accepted') return;
+  if (finished.answer.kind === 'refused') return;
   for (const event of finished.events) {
     if (event.type === 'SchedulerStopped') {
       context.progress({ kind: 'scheduler_stopped', participant_address: entry.schedulerPolicy.participant_address, reason: event.reason });

@@ -1,4 +1,4 @@
-import type { AdmissionContext, InvocationCloseOutcome, InvocationState, OuterAction } from '../invocation';
+import { refusalOf, type AdmissionContext, type InvocationCloseOutcome, type InvocationState, type OuterAction } from '../invocation';
 import { actorProvenanceOf, buildAdmissionContext, findImplementation } from '../manifest';
 import type { AttemptStarted } from '../scheduler';
 import { actorProvenance } from '../addresses';
@@ -43,8 +43,9 @@ export const runInvocation = async (
     outerAction: outerActionOf(context, entry, request),
     admissionContext: admissionContextOf(context, entry),
   });
-  if (opened.kind !== 'accepted') {
-    context.progress({ kind: 'storage_failure', reason: opened.kind === 'refused' ? opened.refusal.message : opened.reason });
+  const notOpened = opened.kind === 'unavailable' ? opened.reason : refusalOf(opened.answer)?.message;
+  if (notOpened !== undefined) {
+    context.progress({ kind: 'storage_failure', reason: notOpened });
     return { kind: 'closed', state: aggregate.state };
   }
   context.running.set(invocationId, aggregate);
@@ -60,7 +61,7 @@ export const runInvocation = async (
   const closed = await closeInvocation(context, aggregate, close);
   if (remote !== undefined) options.remotePorts?.revoke(invocationId);
   context.running.delete(invocationId);
-  if (closed.kind === 'accepted') reportToolProgress(closed.events, options.onProgress);
+  if (closed.kind === 'decided') reportToolProgress(closed.events, options.onProgress);
   if (closed.kind !== 'unavailable') return { kind: 'closed', state: aggregate.state };
   context.progress({ kind: 'storage_failure', reason: `${invocationId} stays open for recovery: ${closed.reason}` });
   return { kind: 'close_unwritten' };
@@ -118,8 +119,8 @@ const dispatchInvocation = async (
   try {
     context.options.runtime.attachInvocationToolActions?.(attached);
     const activated = await aggregate.handle({ type: 'ActivateInvocation', at: context.now() });
-    if (activated.kind !== 'accepted') {
-      const reason = activated.kind === 'refused' ? activated.refusal.message : activated.reason;
+    const reason = activated.kind === 'unavailable' ? activated.reason : refusalOf(activated.answer)?.message;
+    if (reason !== undefined) {
       context.progress({ kind: 'storage_failure', reason: `${request.action_instance_id} could not begin dispatch: ${reason}` });
       return { outcome: 'threw' };
     }

@@ -1,11 +1,11 @@
 import {
-  findAdmissionByToolCallId,
-  invocationDecider,
+  decideAfterDispatchEnded,
   type ActionResult,
-  type InvocationCommand,
+  type InvocationAnswer,
   type InvocationEvent,
   type InvocationPortValues,
   type InvocationState,
+  type PortCommand,
   type RefusalCode,
   type ToolActionRequest,
 } from '../invocation';
@@ -25,42 +25,32 @@ export interface CrossingPolicySwitch {
 /** Sees each batch of events the port made durable (progress display); it cannot change them. */
 export type PortEventListener = (events: readonly InvocationEvent[]) => void;
 
-type Outcome = Handled<unknown, InvocationEvent, { readonly code: RefusalCode; readonly message: string }>;
+type Outcome = Handled<InvocationState, InvocationEvent, InvocationAnswer>;
 
 const LEDGER_UNAVAILABLE: RefusalCode = 'ledger_unavailable';
-
-const CLOSED = { code: 'invocation_closed', message: 'the invocation has returned; its port is closed' } as const;
 
 const ledgerMessage = (reason: string): string => `the event store did not retain the call: ${reason}`;
 
 const receipt = (outcome: Outcome): SettleReceipt => {
-  switch (outcome.kind) {
-    case 'accepted':
-      return { accepted: true };
+  if (outcome.kind === 'unavailable') return { accepted: false, refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
+  const answer = outcome.answer;
+  return answer.kind === 'refused' ? { accepted: false, refusal: answer.refusal.code, message: answer.refusal.message } : { accepted: true };
+};
+
+/** The action an admission answer admits: the new one, or the original of a replayed tool_call_id. */
+const admittedActionOf = (answer: InvocationAnswer): string | undefined => {
+  switch (answer.kind) {
+    case 'admitted':
+    case 'admitted_and_dispatched':
+      return answer.admission.action_instance_id;
+    case 'replayed':
+    case 'replayed_and_dispatched':
+      return answer.original.actionInstanceId;
     case 'refused':
-      return { accepted: false, refusal: outcome.refusal.code, message: outcome.refusal.message };
-    case 'unavailable':
-      return { accepted: false, refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
+      return answer.original?.actionInstanceId;
+    default:
+      return undefined;
   }
-};
-
-const toolCallIdOf = (request: unknown): string | undefined => {
-  if (typeof request !== 'object' || request === null) return undefined;
-  const id = (request as { tool_call_id?: unknown }).tool_call_id;
-  return typeof id === 'string' ? id : undefined;
-};
-
-/**
- * The action a request was admitted as earlier, when admission alone, decided again on `state`, would
- * answer it as a replay of a known tool_call_id; undefined when admission refuses it (or would admit it
- * anew, which a refused or unretained combined call cannot mean).
- */
-const replayedAdmission = (state: unknown, at: string, request: ToolActionRequest, crossingPolicyInstalled: boolean): string | undefined => {
-  const held = state as InvocationState;
-  const admission = invocationDecider.decide({ type: 'AdmitToolAction', at, request, crossingPolicyInstalled }, held);
-  if (admission._tag === 'Left' || admission.right.length > 0) return undefined;
-  const toolCallId = toolCallIdOf(request);
-  return toolCallId === undefined ? undefined : findAdmissionByToolCallId(held, toolCallId)?.actionInstanceId;
 };
 
 /**
@@ -125,50 +115,44 @@ export class LocalInvocationPort implements InvocationToolActionPort {
       request,
       crossingPolicyInstalled: this.crossingPolicy.installed,
     });
-    if (outcome.kind === 'refused') {
-      return { admitted: false, refusal: outcome.refusal.code, message: outcome.refusal.message };
-    }
     if (outcome.kind === 'unavailable') {
       return { admitted: false, refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
     }
-    const event = outcome.events[0];
-    if (event !== undefined && event.type === 'ToolActionAdmitted') {
-      return { admitted: true, action_instance_id: event.action_instance_id };
-    }
-    // A replayed tool_call_id with the same request: the original decision.
-    const toolCallId = toolCallIdOf(request);
-    const original = toolCallId === undefined ? undefined : findAdmissionByToolCallId(this.aggregate.state, toolCallId);
-    if (original === undefined) {
-      return { admitted: false, refusal: 'request_invalid', message: 'the request matched no admission' };
-    }
-    return { admitted: true, action_instance_id: original.actionInstanceId };
+    const answer = outcome.answer;
+    if (answer.kind === 'refused') return { admitted: false, refusal: answer.refusal.code, message: answer.refusal.message };
+    const admitted = admittedActionOf(answer);
+    if (admitted === undefined) return { admitted: false, refusal: 'request_invalid', message: `admission answered ${answer.kind}` };
+    return { admitted: true, action_instance_id: admitted };
   }
 
   /**
-   * Admission and dispatch as one decision and one append. When the call is not accepted, the answer
-   * says which of the two refused: admission is decided again, alone, on the state the combined call
-   * was decided on. Refused there, it is admission's refusal; passed there (a replayed tool_call_id),
-   * the original action is admitted and the refusal is dispatch's. A call refused because the port is
-   * closing is never answered as admitted, even for a replayed tool_call_id.
+   * Admission and dispatch as one decision and one append. The decision says which of the two refused:
+   * a refusal by dispatch (after a replayed tool_call_id) answers the original action as admitted, as
+   * does a replay whose dispatch the store did not retain. A call refused because the port is closing
+   * is refused by admission, so it is never answered as admitted, even for a replayed tool_call_id.
    */
   async admitAndDispatch(request: ToolActionRequest): Promise<AdmitAndDispatchResult> {
-    const at = this.now();
-    const crossingPolicyInstalled = this.crossingPolicy.installed;
-    const outcome = await this.run({ type: 'AdmitAndDispatchToolAction', at, request, crossingPolicyInstalled });
-    if (outcome.kind === 'accepted') {
-      const event = outcome.events[0];
-      if (event !== undefined && (event.type === 'ToolActionAdmitted' || event.type === 'ToolActionDispatched')) {
-        return { admitted: true, action_instance_id: event.action_instance_id, accepted: true };
-      }
-      return { admitted: false, refusal: 'request_invalid', message: 'the request matched no admission' };
+    const outcome = await this.run({
+      type: 'AdmitAndDispatchToolAction',
+      at: this.now(),
+      request,
+      crossingPolicyInstalled: this.crossingPolicy.installed,
+    });
+    const answer = outcome.answer;
+    const refused =
+      outcome.kind === 'unavailable'
+        ? { refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) }
+        : answer.kind === 'refused'
+          ? { refusal: answer.refusal.code, message: answer.refusal.message }
+          : undefined;
+    // Unretained, a new admission did not happen; a replay's original admission stands.
+    const admitted = outcome.kind === 'unavailable' && answer.kind === 'admitted_and_dispatched' ? undefined : admittedActionOf(answer);
+    if (refused === undefined) {
+      if (admitted !== undefined) return { admitted: true, action_instance_id: admitted, accepted: true };
+      return { admitted: false, refusal: 'request_invalid', message: `admission and dispatch answered ${answer.kind}` };
     }
-    const refusal =
-      outcome.kind === 'refused'
-        ? { refusal: outcome.refusal.code, message: outcome.refusal.message }
-        : { refusal: LEDGER_UNAVAILABLE, message: ledgerMessage(outcome.reason) };
-    const original = outcome.kind === 'refused' && outcome.refusal === CLOSED ? undefined : replayedAdmission(outcome.state, at, request, crossingPolicyInstalled);
-    if (original === undefined) return { admitted: false, refusal: refusal.refusal, message: refusal.message };
-    return { admitted: true, action_instance_id: original, accepted: false, refusal: refusal.refusal, message: refusal.message };
+    if (admitted === undefined) return { admitted: false, refusal: refused.refusal, message: refused.message };
+    return { admitted: true, action_instance_id: admitted, accepted: false, refusal: refused.refusal, message: refused.message };
   }
 
   async dispatch(actionInstanceId: string): Promise<DispatchReceipt> {
@@ -196,10 +180,12 @@ export class LocalInvocationPort implements InvocationToolActionPort {
     return this.clock().toISOString();
   }
 
-  private async run(command: InvocationCommand): Promise<Outcome> {
-    if (this.closing) return { kind: 'refused', refusal: CLOSED, state: this.aggregate.state };
+  private async run(command: PortCommand): Promise<Outcome> {
+    // Once dispatch ended the call does not wait behind the close in the aggregate's queue.
+    const ended = decideAfterDispatchEnded(command, this.closing);
+    if (ended !== undefined) return { kind: 'decided', events: ended.events, answer: ended.answer, state: this.aggregate.state };
     const outcome = await this.aggregate.handle(command);
-    if (outcome.kind === 'accepted' && outcome.events.length > 0 && this.listener !== undefined) {
+    if (outcome.kind === 'decided' && outcome.events.length > 0 && this.listener !== undefined) {
       try {
         this.listener(outcome.events);
       } catch {

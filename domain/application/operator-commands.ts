@@ -14,7 +14,7 @@ export const resetSharedClock = async (context: RuntimeContext): Promise<Operato
   for (const entry of context.schedulers.byKey.values()) {
     const reset = await entry.scheduler.handle({ type: 'ResetSharedClock', at: context.now() });
     if (reset.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: reset.reason };
-    if (reset.kind === 'refused') return { ok: false, code: reset.refusal.code, message: reset.refusal.message };
+    if (reset.answer.kind === 'refused') return { ok: false, code: reset.answer.refusal.code, message: reset.answer.refusal.message };
   }
   return { ok: true };
 };
@@ -40,15 +40,15 @@ export const resolve = async (
     effect,
     evidenceRef,
   });
-  if (resolved.kind === 'refused') return { ok: false, code: resolved.refusal.code, message: resolved.refusal.message };
   if (resolved.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: resolved.reason };
+  if (resolved.answer.kind === 'refused') return { ok: false, code: resolved.answer.refusal.code, message: resolved.answer.refusal.message };
   const state = resolved.state;
   if (state.status !== 'opened') return { ok: false, code: 'action_unknown', message: `${invocationId} was never opened` };
   const entry = context.schedulers.byKey.get(schedulerKey(state.portValues.execution_scope_ref, state.portValues.participant_address));
   if (entry === undefined) return { ok: true };
   const recorded = await entry.scheduler.handle({ type: 'RecordResolution', action_instance_id: actionInstanceId, at: context.now() });
-  if (recorded.kind === 'refused') return { ok: false, code: recorded.refusal.code, message: recorded.refusal.message };
   if (recorded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: recorded.reason };
+  if (recorded.answer.kind === 'refused') return { ok: false, code: recorded.answer.refusal.code, message: recorded.answer.refusal.message };
   return { ok: true };
 };
 
@@ -71,9 +71,9 @@ export const restartScheduler = async (context: RuntimeContext, participantAddre
   for (const entry of entries) {
     if (entry.scheduler.state.status !== 'stopped') continue;
     const handled = await entry.scheduler.handle({ type: 'RestartScheduler', at: context.now() });
-    if (handled.kind === 'accepted') restarted = true;
-    else if (handled.kind === 'refused') last = { ok: false, code: handled.refusal.code, message: handled.refusal.message };
-    else last = { ok: false, code: 'ledger_unavailable', message: handled.reason };
+    if (handled.kind === 'unavailable') last = { ok: false, code: 'ledger_unavailable', message: handled.reason };
+    else if (handled.answer.kind === 'refused') last = { ok: false, code: handled.answer.refusal.code, message: handled.answer.refusal.message };
+    else restarted = true;
   }
   return restarted ? { ok: true } : last;
 };

@@ -85,7 +85,7 @@ const recoverListed = async (context: RuntimeContext, row: OpenInvocationEntry, 
   if (aggregate.state.status !== 'open') return recoverInvocation(context, invocationId, owner);
   const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });
   if (recovered.kind === 'unavailable') throw new Error(`recovering ${invocationId}: ${recovered.reason}`);
-  if (recovered.kind === 'refused') return recoverInvocation(context, invocationId, owner);
+  if (recovered.answer.kind === 'refused') return recoverInvocation(context, invocationId, owner);
   reportToolProgress(recovered.events, context.options.onProgress);
   const state = recovered.state;
   // A recovered invocation closed as if it threw: its attempt is consumed (attemptOutcomeOf).
@@ -100,7 +100,7 @@ const recoverInvocation = async (context: RuntimeContext, invocationId: string, 
   if (aggregate.state.status === 'opened' && aggregate.state.lifecycle.status !== 'closed') {
     const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });
     if (recovered.kind === 'unavailable') throw new Error(`recovering ${invocationId}: ${recovered.reason}`);
-    if (recovered.kind === 'accepted') reportToolProgress(recovered.events, context.options.onProgress);
+    if (recovered.kind === 'decided') reportToolProgress(recovered.events, context.options.onProgress);
   }
   const state = aggregate.state;
   await finishAttempts(context, owner, invocationId, attemptOutcomeOf(state), indeterminateIdsOf(state));

@@ -1,19 +1,25 @@
 import { hash } from 'node:crypto';
-import type * as E from 'fp-ts/Either';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
 
 /**
  * The generic command handler: one aggregate stream kept folded in memory. A command is decided
  * against the held state, appended with the expected revision (one durable write), and folded in.
  * A version conflict re-reads the stream from the held revision, re-folds and decides again; a
- * storage failure becomes a value the caller turns into its own refusal. Commands on one stream run
- * one after another; different streams run concurrently.
+ * storage failure becomes a value the caller turns into its own refusal. The decision's answer is
+ * handed back as the decider gave it: the handler only appends. Commands on one stream run one after
+ * another; different streams run concurrently.
  */
 
-export interface StreamDecider<S, C, V, R> {
+/** A decision: the events to append (none when it refused, or had nothing to record) and its answer. */
+export interface Decided<V, A> {
+  readonly events: readonly V[];
+  readonly answer: A;
+}
+
+export interface StreamDecider<S, C, V, A> {
   readonly initialState: () => S;
   readonly evolve: (state: S, event: V) => S;
-  readonly decide: (command: C, state: S) => E.Either<R, readonly V[]>;
+  readonly decide: (command: C, state: S) => Decided<V, A>;
 }
 
 export interface EventCodec<V> {
@@ -27,16 +33,20 @@ export interface EventCodec<V> {
  * What every aggregate of one kind shares: its decider, its codec, and how its stream is named from
  * its key. An aggregate holds only its key (a string the caller holds anyway), not its stream name.
  */
-export interface AggregateKind<S, C, V, R> {
+export interface AggregateKind<S, C, V, A> {
   readonly streamOf: (key: string) => string;
-  readonly decider: StreamDecider<S, C, V, R>;
+  readonly decider: StreamDecider<S, C, V, A>;
   readonly codec: EventCodec<V>;
 }
 
-export type Handled<S, V, R> =
-  | { readonly kind: 'accepted'; readonly events: readonly V[]; readonly state: S }
-  | { readonly kind: 'refused'; readonly refusal: R; readonly state: S }
-  | { readonly kind: 'unavailable'; readonly reason: string; readonly state: S };
+/**
+ * A command's end: decided (its events, if any, are durable) or unavailable (the store did not retain
+ * them). Both carry the decision's answer; when unavailable, the answer of the decision whose append
+ * failed, which did not happen.
+ */
+export type Handled<S, V, A> =
+  | { readonly kind: 'decided'; readonly events: readonly V[]; readonly answer: A; readonly state: S }
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly answer: A; readonly state: S };
 
 type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string };
 
@@ -54,7 +64,7 @@ const eventIdOfJson = (stream: string, revision: bigint | number, type: string, 
 
 const MAX_CONFLICT_RETRIES = 5;
 
-export class StreamAggregate<S, C, V, R> {
+export class StreamAggregate<S, C, V, A> {
   private held: S;
   /**
    * Revision of the last event folded in; -1 when the stream is empty. A number, not a bigint: a
@@ -67,7 +77,7 @@ export class StreamAggregate<S, C, V, R> {
   constructor(
     readonly key: string,
     private readonly store: EventStore,
-    private readonly kind: AggregateKind<S, C, V, R>,
+    private readonly kind: AggregateKind<S, C, V, A>,
   ) {
     this.held = kind.decider.initialState();
   }
@@ -113,7 +123,7 @@ export class StreamAggregate<S, C, V, R> {
   }
 
   /** Runs the command after every command handed in before it has finished. */
-  handle(command: C): Promise<Handled<S, V, R>> {
+  handle(command: C): Promise<Handled<S, V, A>> {
     const previous = this.tail;
     const run = previous === undefined ? this.execute(command) : previous.then(() => this.execute(command));
     const settled: Promise<unknown> = run.then(
@@ -128,14 +138,12 @@ export class StreamAggregate<S, C, V, R> {
     if (this.tail === settled) this.tail = undefined;
   }
 
-  private async execute(command: C): Promise<Handled<S, V, R>> {
+  private async execute(command: C): Promise<Handled<S, V, A>> {
     const { decider, codec } = this.kind;
     const stream = this.stream;
     for (let attempt = 0; ; attempt++) {
-      const decision = decider.decide(command, this.held);
-      if (decision._tag === 'Left') return { kind: 'refused', refusal: decision.left, state: this.held };
-      const events = decision.right;
-      if (events.length === 0) return { kind: 'accepted', events, state: this.held };
+      const { events, answer } = decider.decide(command, this.held);
+      if (events.length === 0) return { kind: 'decided', events, answer, state: this.held };
       const toAppend: EventToAppend[] = [];
       for (let i = 0; i < events.length; i++) {
         const event = events[i] as V;
@@ -152,14 +160,14 @@ export class StreamAggregate<S, C, V, R> {
         for (const event of events) state = decider.evolve(state, event);
         this.held = state;
         this.revision = Number(appended.nextExpectedRevision);
-        return { kind: 'accepted', events, state };
+        return { kind: 'decided', events, answer, state };
       }
-      if (appended.kind === 'storage_failure') return { kind: 'unavailable', reason: appended.reason, state: this.held };
+      if (appended.kind === 'storage_failure') return { kind: 'unavailable', reason: appended.reason, answer, state: this.held };
       if (attempt >= MAX_CONFLICT_RETRIES) {
-        return { kind: 'unavailable', reason: `stream '${stream}' kept changing under ${attempt + 1} appends`, state: this.held };
+        return { kind: 'unavailable', reason: `stream '${stream}' kept changing under ${attempt + 1} appends`, answer, state: this.held };
       }
       const reloaded = await this.load();
-      if (reloaded.kind === 'unavailable') return { kind: 'unavailable', reason: reloaded.reason, state: this.held };
+      if (reloaded.kind === 'unavailable') return { kind: 'unavailable', reason: reloaded.reason, answer, state: this.held };
     }
   }
 }

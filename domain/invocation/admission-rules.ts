@@ -17,10 +17,17 @@ export const invocationInactive = (state: InvocationState): OpenedInvocation | R
     ? refusal('invocation_inactive', 'the invocation has not begun dispatch; its port is not active yet')
     : state;
 
+const INVOCATION_CLOSED: Refusal = Object.freeze(refusal('invocation_closed', 'the invocation has returned; its port is closed'));
+
 export const invocationClosed = (state: InvocationState): Refusal | undefined =>
-  state.status === 'opened' && state.lifecycle.status === 'closed'
-    ? refusal('invocation_closed', 'the invocation has returned; its port is closed')
-    : undefined;
+  state.status === 'opened' && state.lifecycle.status === 'closed' ? INVOCATION_CLOSED : undefined;
+
+/**
+ * Rule 1's closing: the invocation has returned from the moment its admitAction returned or threw,
+ * before InvocationClosed is written (a failing store may not write it yet), so every port call from
+ * then on is closed without waiting for the close to be folded in.
+ */
+export const invocationReturned = (dispatchEnded: boolean): Refusal | undefined => (dispatchEnded ? INVOCATION_CLOSED : undefined);
 
 // Rule 2: the request decodes.
 export const requestInvalid = (raw: unknown): ToolActionRequest | Refusal => {

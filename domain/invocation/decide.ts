@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/Either';
 import { toolActionInstanceId } from '../addresses';
 import { ActionResultCodec, type ActionResult } from './action-result';
 import {
@@ -9,6 +8,7 @@ import {
   identityMismatch,
   invocationClosed,
   invocationInactive,
+  invocationReturned,
   limitExhausted,
   offerUnmatched,
   policyUnsupported,
@@ -33,18 +33,28 @@ import type {
   ResolveIndeterminateToolAction,
 } from './commands';
 import { boundedReason } from './bounded-text';
+import {
+  ACTIVATED,
+  CLOSED,
+  DISPATCHED,
+  OPENED,
+  RESOLVED,
+  SETTLED,
+  decided,
+  refuse,
+  refuseReplayedDispatch,
+  replayed,
+  type Decision,
+  type DecisionStep,
+} from './decision';
 import { describeValidationErrorWithoutValue } from './decode-errors';
 import type { InvocationClosed, InvocationEvent, ToolActionAdmitted } from './events';
 import { leftoverSettlements } from './interrupted';
 import type { Refusal } from './refusal-codes';
-import type { InvocationState, OpenedInvocation, ToolActionRecord } from './state';
-import { invocationStateConflict, stateConflict } from './state-conflicts';
+import { identityMismatchOf } from './result-identity';
+import type { AdmittedToolAction, DispatchedToolAction, InvocationState, OpenedInvocation, ToolActionRecord } from './state';
+import { invocationStateConflict, stateConflict, type ToolActionIn } from './state-conflicts';
 import { actionUnknown, outcomeInvalid } from './tool-action-rules';
-
-export type Decision = E.Either<Refusal, readonly InvocationEvent[]>;
-
-const NO_EVENTS: readonly InvocationEvent[] = [];
-const accept = (...events: InvocationEvent[]): Decision => E.right(events);
 
 /** Decisions narrow values as they go; a refusal is the only thing with a code. */
 const isRefusal = (value: object): value is Refusal => 'code' in value;
@@ -54,27 +64,31 @@ const activePort = (state: InvocationState): OpenedInvocation | Refusal => invoc
 
 const openInvocation = (command: OpenInvocation, state: InvocationState): Decision => {
   const unopened = invocationStateConflict(state, 'unopened', 'an invocation opens once');
-  if (isRefusal(unopened)) return E.left(unopened);
-  return accept({
-    type: 'InvocationOpened',
-    at: command.at,
-    invocation_action_instance_id: command.portValues.invocation_action_instance_id,
-    port_values: command.portValues,
-    outer_action: command.outerAction,
-    admission_context: command.admissionContext,
-  });
+  if (isRefusal(unopened)) return refuse('open', unopened);
+  return decided(
+    [
+      {
+        type: 'InvocationOpened',
+        at: command.at,
+        invocation_action_instance_id: command.portValues.invocation_action_instance_id,
+        port_values: command.portValues,
+        outer_action: command.outerAction,
+        admission_context: command.admissionContext,
+      },
+    ],
+    OPENED,
+  );
 };
 
 const activateInvocation = (command: ActivateInvocation, state: InvocationState): Decision => {
   const closed = invocationClosed(state);
-  if (closed !== undefined) return E.left(closed);
+  if (closed !== undefined) return refuse('activate', closed);
   const inactive = invocationStateConflict(state, 'inactive', 'dispatch begins once, after the invocation opened');
-  if (isRefusal(inactive)) return E.left(inactive);
-  return accept({
-    type: 'InvocationActivated',
-    at: command.at,
-    invocation_action_instance_id: inactive.portValues.invocation_action_instance_id,
-  });
+  if (isRefusal(inactive)) return refuse('activate', inactive);
+  return decided(
+    [{ type: 'InvocationActivated', at: command.at, invocation_action_instance_id: inactive.portValues.invocation_action_instance_id }],
+    ACTIVATED,
+  );
 };
 
 /**
@@ -85,11 +99,11 @@ type Admission = Refusal | ToolActionRecord | ToolActionAdmitted;
 
 const isReplay = (admission: Admission): admission is ToolActionRecord => 'phase' in admission;
 
-/** The admission rules in order (docs/rules.md, admission rule 1 onward); the first failure is the refusal. */
-const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, current: InvocationState): Admission => {
-  const state = activePort(current);
-  if (isRefusal(state)) return state;
-
+/**
+ * Admission rules 2 to 10 in order (docs/rules.md, admission rule 2 onward), on a port that rule 1
+ * (`activePort`) found active; the first failure is the refusal.
+ */
+const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, state: OpenedInvocation): Admission => {
   const request = requestInvalid(command.request);
   if (isRefusal(request)) return request;
 
@@ -125,99 +139,132 @@ const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, 
 };
 
 const admitToolAction = (command: AdmitToolAction, current: InvocationState): Decision => {
-  const admission = decideAdmission(command, current);
-  if (isRefusal(admission)) return E.left(admission);
-  return isReplay(admission) ? E.right(NO_EVENTS) : accept(admission);
+  const state = activePort(current);
+  if (isRefusal(state)) return refuse('admission', state);
+  const admission = decideAdmission(command, state);
+  if (isRefusal(admission)) return refuse('admission', admission);
+  if (isReplay(admission)) return replayed(admission);
+  return decided([admission], { kind: 'admitted', admission });
 };
+
+const DISPATCH_HINT = 'only an admitted, undispatched action can be dispatched';
+
+const dispatchedEvent = (at: string, state: OpenedInvocation, actionInstanceId: string): InvocationEvent => ({
+  type: 'ToolActionDispatched',
+  at,
+  invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+  action_instance_id: actionInstanceId,
+});
 
 /**
  * Admission, then dispatch of the admitted action, as one decision: the events AdmitToolAction then
  * DispatchToolAction would give in turn. A new admission is always dispatchable (the port is active and
  * the action admitted), so its dispatch needs no second look at the state. A replayed tool_call_id gets
  * the original admission, then dispatch decides on the original action as DispatchToolAction would
- * (already dispatched: state_conflict). A refusal is admission's or, after a replay, dispatch's.
+ * (already dispatched: state_conflict, refused by the dispatch step with the original record).
  */
 const admitAndDispatchToolAction = (command: AdmitAndDispatchToolAction, current: InvocationState): Decision => {
-  const admission = decideAdmission(command, current);
-  if (isRefusal(admission)) return E.left(admission);
+  const state = activePort(current);
+  if (isRefusal(state)) return refuse('admission', state);
+  const admission = decideAdmission(command, state);
+  if (isRefusal(admission)) return refuse('admission', admission);
   if (isReplay(admission)) {
-    return dispatchToolAction({ type: 'DispatchToolAction', at: command.at, actionInstanceId: admission.actionInstanceId }, current);
+    const undispatched = stateConflict(admission, 'admitted', DISPATCH_HINT);
+    if (isRefusal(undispatched)) return refuseReplayedDispatch(undispatched, admission);
+    return decided([dispatchedEvent(command.at, state, undispatched.actionInstanceId)], { kind: 'replayed_and_dispatched', original: admission });
   }
-  return accept(admission, {
-    type: 'ToolActionDispatched',
-    at: command.at,
-    invocation_action_instance_id: admission.invocation_action_instance_id,
-    action_instance_id: admission.action_instance_id,
+  return decided([admission, dispatchedEvent(command.at, state, admission.action_instance_id)], {
+    kind: 'admitted_and_dispatched',
+    admission,
   });
 };
 
-const dispatchToolAction = (command: DispatchToolAction, current: InvocationState): Decision => {
+type ToolActionCommand = DispatchToolAction | CompleteToolAction | ReportToolActionUnknown | CancelToolAction;
+
+/**
+ * The skeleton of the four calls on an admitted action (dispatch, complete, report unknown, cancel):
+ * the port is active, the action known and in the phase the call needs (else `state_conflict` with
+ * `hint`), and then `decideOn` decides the rest. `decideOn` is a module-level function, not a closure.
+ */
+const onToolAction = <C extends ToolActionCommand, P extends 'admitted' | 'dispatched'>(
+  step: DecisionStep,
+  command: C,
+  current: InvocationState,
+  phase: P,
+  hint: string,
+  decideOn: (command: C, state: OpenedInvocation, action: ToolActionIn[P]) => Decision,
+): Decision => {
   const state = activePort(current);
-  if (isRefusal(state)) return E.left(state);
+  if (isRefusal(state)) return refuse(step, state);
   const record = actionUnknown(state, command.actionInstanceId);
-  if (isRefusal(record)) return E.left(record);
-  const undispatched = stateConflict(record, 'admitted', 'only an admitted, undispatched action can be dispatched');
-  if (isRefusal(undispatched)) return E.left(undispatched);
-  return accept({
-    type: 'ToolActionDispatched',
-    at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: undispatched.actionInstanceId,
-  });
+  if (isRefusal(record)) return refuse(step, record);
+  const action = stateConflict(record, phase, hint);
+  if (isRefusal(action)) return refuse(step, action);
+  return decideOn(command, state, action);
 };
 
-const completeToolAction = (command: CompleteToolAction, current: InvocationState): Decision => {
-  const state = activePort(current);
-  if (isRefusal(state)) return E.left(state);
-  const record = actionUnknown(state, command.actionInstanceId);
-  if (isRefusal(record)) return E.left(record);
-  const inFlight = stateConflict(record, 'dispatched', 'only a dispatched action can complete; dispatch it first');
-  if (isRefusal(inFlight)) return E.left(inFlight);
-  const result = outcomeInvalid(state, inFlight, command.result);
-  if (isRefusal(result)) return E.left(result);
-  return accept({
-    type: 'ToolActionSettled',
-    at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: record.actionInstanceId,
-    settlement: 'completed',
-    action_result: result,
-  });
+const dispatchAdmitted = (command: DispatchToolAction, state: OpenedInvocation, action: AdmittedToolAction): Decision =>
+  decided([dispatchedEvent(command.at, state, action.actionInstanceId)], DISPATCHED);
+
+const completeDispatched = (command: CompleteToolAction, state: OpenedInvocation, action: DispatchedToolAction): Decision => {
+  const result = outcomeInvalid(state, action, command.result);
+  if (isRefusal(result)) return refuse('complete', result);
+  return decided(
+    [
+      {
+        type: 'ToolActionSettled',
+        at: command.at,
+        invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+        action_instance_id: action.actionInstanceId,
+        settlement: 'completed',
+        action_result: result,
+      },
+    ],
+    SETTLED,
+  );
 };
 
-const reportToolActionUnknown = (command: ReportToolActionUnknown, current: InvocationState): Decision => {
-  const state = activePort(current);
-  if (isRefusal(state)) return E.left(state);
-  const record = actionUnknown(state, command.actionInstanceId);
-  if (isRefusal(record)) return E.left(record);
-  const inFlight = stateConflict(record, 'dispatched', 'effects can only be unknown after dispatch; cancel it instead');
-  if (isRefusal(inFlight)) return E.left(inFlight);
-  return accept({
-    type: 'ToolActionSettled',
-    at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: record.actionInstanceId,
-    settlement: 'indeterminate',
-    reason: boundedReason(command.reason),
-  });
-};
+const reportDispatchedUnknown = (command: ReportToolActionUnknown, state: OpenedInvocation, action: DispatchedToolAction): Decision =>
+  decided(
+    [
+      {
+        type: 'ToolActionSettled',
+        at: command.at,
+        invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+        action_instance_id: action.actionInstanceId,
+        settlement: 'indeterminate',
+        reason: boundedReason(command.reason),
+      },
+    ],
+    SETTLED,
+  );
 
-const cancelToolAction = (command: CancelToolAction, current: InvocationState): Decision => {
-  const state = activePort(current);
-  if (isRefusal(state)) return E.left(state);
-  const record = actionUnknown(state, command.actionInstanceId);
-  if (isRefusal(record)) return E.left(record);
-  const undispatched = stateConflict(record, 'admitted', 'after dispatch, complete it or report unknown');
-  if (isRefusal(undispatched)) return E.left(undispatched);
-  return accept({
-    type: 'ToolActionSettled',
-    at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: record.actionInstanceId,
-    settlement: 'withheld',
-    reason: 'cancelled',
-  });
-};
+const cancelAdmitted = (command: CancelToolAction, state: OpenedInvocation, action: AdmittedToolAction): Decision =>
+  decided(
+    [
+      {
+        type: 'ToolActionSettled',
+        at: command.at,
+        invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+        action_instance_id: action.actionInstanceId,
+        settlement: 'withheld',
+        reason: 'cancelled',
+      },
+    ],
+    SETTLED,
+  );
+
+const dispatchToolAction = (command: DispatchToolAction, current: InvocationState): Decision =>
+  onToolAction('dispatch', command, current, 'admitted', DISPATCH_HINT, dispatchAdmitted);
+
+const completeToolAction = (command: CompleteToolAction, current: InvocationState): Decision =>
+  onToolAction('complete', command, current, 'dispatched', 'only a dispatched action can complete; dispatch it first', completeDispatched);
+
+const reportToolActionUnknown = (command: ReportToolActionUnknown, current: InvocationState): Decision =>
+  onToolAction('report_unknown', command, current, 'dispatched', 'effects can only be unknown after dispatch; cancel it instead', reportDispatchedUnknown);
+
+const cancelToolAction = (command: CancelToolAction, current: InvocationState): Decision =>
+  onToolAction('cancel', command, current, 'admitted', 'after dispatch, complete it or report unknown', cancelAdmitted);
 
 /** What was left open settles: undispatched -> withheld, dispatched without outcome -> indeterminate. */
 const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean): InvocationEvent[] =>
@@ -249,20 +296,9 @@ const preconditionDefect = (result: ActionResult): string | undefined => {
 /** Why the outer result cannot stand for this invocation, or undefined when it can. */
 const outerResultDefect = (state: OpenedInvocation, result: ActionResult): string | undefined => {
   const port = state.portValues;
+  const mismatch = identityMismatchOf(result, port, port.invocation_action_instance_id, state.outerAction.action_contract_address);
   // The expected values are the port's own; what the harness sent is named by field only, never echoed.
-  if (result.action_instance_id !== port.invocation_action_instance_id) {
-    return `action_instance_id is not this invocation's ${port.invocation_action_instance_id}`;
-  }
-  if (result.participant_address !== port.participant_address) {
-    return `participant_address is not this invocation's ${port.participant_address}`;
-  }
-  if (result.episode_id !== port.episode_id) return `episode_id is not this invocation's ${port.episode_id}`;
-  if (result.action_contract_address !== state.outerAction.action_contract_address) {
-    return `action_contract_address is not this invocation's ${state.outerAction.action_contract_address}`;
-  }
-  if (result.observation_point !== port.observation_point) {
-    return `observation_point is not this invocation's ${port.observation_point}`;
-  }
+  if (mismatch !== undefined) return `${mismatch.field} is not this invocation's ${mismatch.expected}`;
   return preconditionDefect(result);
 };
 
@@ -310,19 +346,19 @@ const closedEvent = (state: OpenedInvocation, command: CloseInvocation): Invocat
  */
 const closeInvocation = (command: CloseInvocation, current: InvocationState): Decision => {
   const closed = invocationClosed(current);
-  if (closed !== undefined) return E.left(closed);
+  if (closed !== undefined) return refuse('close', closed);
   const state = invocationStateConflict(current, 'opened', 'only an opened invocation closes');
-  if (isRefusal(state)) return E.left(state);
+  if (isRefusal(state)) return refuse('close', state);
   const events = settleLeftovers(state, command.at, false);
   events.push(closedEvent(state, command));
-  return E.right(events);
+  return decided(events, CLOSED);
 };
 
 const recoverInvocation = (command: RecoverInvocation, current: InvocationState): Decision => {
   const closed = invocationClosed(current);
-  if (closed !== undefined) return E.left(closed);
+  if (closed !== undefined) return refuse('recover', closed);
   const state = invocationStateConflict(current, 'opened', 'only an opened invocation is recovered');
-  if (isRefusal(state)) return E.left(state);
+  if (isRefusal(state)) return refuse('recover', state);
   const events = settleLeftovers(state, command.at, true);
   events.push({
     type: 'InvocationClosed',
@@ -331,25 +367,52 @@ const recoverInvocation = (command: RecoverInvocation, current: InvocationState)
     recovered: true,
     outcome: 'threw',
   });
-  return E.right(events);
+  return decided(events, CLOSED);
 };
 
 /** The operator's call: allowed after close, only for an unresolved indeterminate action. */
 const resolveIndeterminateToolAction = (command: ResolveIndeterminateToolAction, current: InvocationState): Decision => {
   const state = invocationStateConflict(current, 'opened', 'only an opened invocation has tool actions');
-  if (isRefusal(state)) return E.left(state);
+  if (isRefusal(state)) return refuse('resolve', state);
   const record = actionUnknown(state, command.actionInstanceId);
-  if (isRefusal(record)) return E.left(record);
+  if (isRefusal(record)) return refuse('resolve', record);
   const unresolved = stateConflict(record, 'indeterminate', 'only an unresolved indeterminate action can be resolved');
-  if (isRefusal(unresolved)) return E.left(unresolved);
-  return accept({
-    type: 'ToolActionResolved',
-    at: command.at,
-    invocation_action_instance_id: state.portValues.invocation_action_instance_id,
-    action_instance_id: record.actionInstanceId,
-    effect: command.effect,
-    evidence_ref: command.evidenceRef,
-  });
+  if (isRefusal(unresolved)) return refuse('resolve', unresolved);
+  return decided(
+    [
+      {
+        type: 'ToolActionResolved',
+        at: command.at,
+        invocation_action_instance_id: state.portValues.invocation_action_instance_id,
+        action_instance_id: record.actionInstanceId,
+        effect: command.effect,
+        evidence_ref: command.evidenceRef,
+      },
+    ],
+    RESOLVED,
+  );
+};
+
+/** The port calls: what a harness sends through its port. */
+export type PortCommand = AdmitToolAction | AdmitAndDispatchToolAction | ToolActionCommand;
+
+const STEP_OF_PORT_COMMAND: Readonly<Record<PortCommand['type'], DecisionStep>> = {
+  AdmitToolAction: 'admission',
+  AdmitAndDispatchToolAction: 'admission',
+  DispatchToolAction: 'dispatch',
+  CompleteToolAction: 'complete',
+  ReportToolActionUnknown: 'report_unknown',
+  CancelToolAction: 'cancel',
+};
+
+/**
+ * The decision on a port call once admitAction returned or threw (docs/rules.md, failure row 9):
+ * refused `invocation_closed` by its first step, without waiting for InvocationClosed to be written
+ * or folded in; undefined while dispatch has not ended (then `decide` decides it on the state).
+ */
+export const decideAfterDispatchEnded = (command: PortCommand, dispatchEnded: boolean): Decision | undefined => {
+  const returned = invocationReturned(dispatchEnded);
+  return returned === undefined ? undefined : refuse(STEP_OF_PORT_COMMAND[command.type], returned);
 };
 
 export const decide = (command: InvocationCommand, state: InvocationState): Decision => {

@@ -1,5 +1,6 @@
 import type { InvocationCommand } from './commands';
-import { decide, type Decision } from './decide';
+import { decide } from './decide';
+import type { Decision } from './decision';
 import type { InvocationEvent } from './events';
 import { evolve, initialState } from './evolve';
 import type { InvocationState } from './state';

@@ -8,11 +8,13 @@ import type {
   ToolActionSettled,
 } from './events';
 import type {
+  DispatchedToolAction,
   InvocationClosure,
   InvocationLifecycle,
   InvocationState,
   OpenedInvocation,
   SettledToolAction,
+  ToolActionIdentity,
   ToolActionRecord,
   ToolActionSettlement,
   UnopenedInvocation,
@@ -22,29 +24,66 @@ const UNOPENED: UnopenedInvocation = { status: 'unopened' };
 
 export const initialState = (): InvocationState => UNOPENED;
 
+/** The parts of an opened invocation an event changes; what is left out stays as it was. */
+interface OpenedChanges {
+  readonly lifecycle?: InvocationLifecycle;
+  readonly toolActions?: readonly ToolActionRecord[];
+  readonly positionByToolCallId?: ReadonlyMap<string, number>;
+  readonly positionByActionId?: ReadonlyMap<string, number>;
+  readonly openCount?: number;
+  readonly unresolvedIndeterminateCount?: number;
+}
+
 /** A copy of an opened invocation with the parts that change replaced (a literal, no spread). */
-const nextOpened = (
-  state: OpenedInvocation,
-  lifecycle: InvocationLifecycle,
-  toolActions: readonly ToolActionRecord[],
-  positionByToolCallId: ReadonlyMap<string, number>,
-  positionByActionId: ReadonlyMap<string, number>,
-  openCount: number,
-  unresolvedIndeterminateCount: number,
-): OpenedInvocation => ({
+const nextOpened = (state: OpenedInvocation, changes: OpenedChanges): OpenedInvocation => ({
   status: 'opened',
   openedAt: state.openedAt,
   portValues: state.portValues,
   outerAction: state.outerAction,
   admissionContext: state.admissionContext,
   index: state.index,
-  lifecycle,
-  toolActions,
-  positionByToolCallId,
-  positionByActionId,
-  openCount,
-  unresolvedIndeterminateCount,
+  lifecycle: changes.lifecycle ?? state.lifecycle,
+  toolActions: changes.toolActions ?? state.toolActions,
+  positionByToolCallId: changes.positionByToolCallId ?? state.positionByToolCallId,
+  positionByActionId: changes.positionByActionId ?? state.positionByActionId,
+  openCount: changes.openCount ?? state.openCount,
+  unresolvedIndeterminateCount: changes.unresolvedIndeterminateCount ?? state.unresolvedIndeterminateCount,
 });
+
+/** What a tool action's record becomes when it moves on: dispatched, or settled (again, once resolved). */
+type NextPhase =
+  | { readonly phase: 'dispatched'; readonly dispatchedAt: string }
+  | Omit<SettledToolAction, keyof ToolActionIdentity>;
+
+/**
+ * The action's next record: its identity (admission fields) copied from the current record, here only,
+ * and the fields of the phase it moves to (literals, no spread).
+ */
+const nextRecord = (current: ToolActionIdentity, next: NextPhase): DispatchedToolAction | SettledToolAction =>
+  next.phase === 'dispatched'
+    ? {
+        phase: 'dispatched',
+        actionInstanceId: current.actionInstanceId,
+        toolCallId: current.toolCallId,
+        admissionOrdinal: current.admissionOrdinal,
+        request: current.request,
+        offerBindingId: current.offerBindingId,
+        admittedAt: current.admittedAt,
+        dispatchedAt: next.dispatchedAt,
+      }
+    : {
+        phase: 'settled',
+        actionInstanceId: current.actionInstanceId,
+        toolCallId: current.toolCallId,
+        admissionOrdinal: current.admissionOrdinal,
+        request: current.request,
+        offerBindingId: current.offerBindingId,
+        admittedAt: current.admittedAt,
+        dispatchedAt: next.dispatchedAt,
+        settledAt: next.settledAt,
+        settlement: next.settlement,
+        resolution: next.resolution,
+      };
 
 const replaceAt = (
   actions: readonly ToolActionRecord[],
@@ -68,39 +107,21 @@ const evolveAdmitted = (state: OpenedInvocation, event: ToolActionAdmitted): Ope
     offerBindingId: event.offer_binding_id,
     admittedAt: event.at,
   });
-  return nextOpened(
-    state,
-    state.lifecycle,
-    actions,
-    new Map(state.positionByToolCallId).set(event.tool_call_id, position),
-    new Map(state.positionByActionId).set(event.action_instance_id, position),
-    state.openCount + 1,
-    state.unresolvedIndeterminateCount,
-  );
+  return nextOpened(state, {
+    toolActions: actions,
+    positionByToolCallId: new Map(state.positionByToolCallId).set(event.tool_call_id, position),
+    positionByActionId: new Map(state.positionByActionId).set(event.action_instance_id, position),
+    openCount: state.openCount + 1,
+  });
 };
 
 const evolveDispatched = (state: OpenedInvocation, event: ToolActionDispatched): OpenedInvocation => {
   const position = state.positionByActionId.get(event.action_instance_id);
   const current = position === undefined ? undefined : state.toolActions[position];
   if (position === undefined || current === undefined) return state;
-  return nextOpened(
-    state,
-    state.lifecycle,
-    replaceAt(state.toolActions, position, {
-      phase: 'dispatched',
-      actionInstanceId: current.actionInstanceId,
-      toolCallId: current.toolCallId,
-      admissionOrdinal: current.admissionOrdinal,
-      request: current.request,
-      offerBindingId: current.offerBindingId,
-      admittedAt: current.admittedAt,
-      dispatchedAt: event.at,
-    }),
-    state.positionByToolCallId,
-    state.positionByActionId,
-    state.openCount,
-    state.unresolvedIndeterminateCount,
-  );
+  return nextOpened(state, {
+    toolActions: replaceAt(state.toolActions, position, nextRecord(current, { phase: 'dispatched', dispatchedAt: event.at })),
+  });
 };
 
 const settlementOf = (event: ToolActionSettled): ToolActionSettlement => {
@@ -118,28 +139,18 @@ const evolveSettled = (state: OpenedInvocation, event: ToolActionSettled): Opene
   const position = state.positionByActionId.get(event.action_instance_id);
   const current = position === undefined ? undefined : state.toolActions[position];
   if (position === undefined || current === undefined || current.phase === 'settled') return state;
-  const settled: SettledToolAction = {
+  const settled = nextRecord(current, {
     phase: 'settled',
-    actionInstanceId: current.actionInstanceId,
-    toolCallId: current.toolCallId,
-    admissionOrdinal: current.admissionOrdinal,
-    request: current.request,
-    offerBindingId: current.offerBindingId,
-    admittedAt: current.admittedAt,
     dispatchedAt: current.phase === 'dispatched' ? current.dispatchedAt : null,
     settledAt: event.at,
     settlement: settlementOf(event),
     resolution: null,
-  };
-  return nextOpened(
-    state,
-    state.lifecycle,
-    replaceAt(state.toolActions, position, settled),
-    state.positionByToolCallId,
-    state.positionByActionId,
-    state.openCount - 1,
-    state.unresolvedIndeterminateCount + (event.settlement === 'indeterminate' ? 1 : 0),
-  );
+  });
+  return nextOpened(state, {
+    toolActions: replaceAt(state.toolActions, position, settled),
+    openCount: state.openCount - 1,
+    unresolvedIndeterminateCount: state.unresolvedIndeterminateCount + (event.settlement === 'indeterminate' ? 1 : 0),
+  });
 };
 
 const evolveResolved = (state: OpenedInvocation, event: ToolActionResolved): OpenedInvocation => {
@@ -147,27 +158,17 @@ const evolveResolved = (state: OpenedInvocation, event: ToolActionResolved): Ope
   const current = position === undefined ? undefined : state.toolActions[position];
   if (position === undefined || current === undefined || current.phase !== 'settled') return state;
   if (current.settlement.kind !== 'indeterminate' || current.resolution !== null) return state;
-  return nextOpened(
-    state,
-    state.lifecycle,
-    replaceAt(state.toolActions, position, {
-      phase: 'settled',
-      actionInstanceId: current.actionInstanceId,
-      toolCallId: current.toolCallId,
-      admissionOrdinal: current.admissionOrdinal,
-      request: current.request,
-      offerBindingId: current.offerBindingId,
-      admittedAt: current.admittedAt,
-      dispatchedAt: current.dispatchedAt,
-      settledAt: current.settledAt,
-      settlement: current.settlement,
-      resolution: { effect: event.effect, evidenceRef: event.evidence_ref, resolvedAt: event.at },
-    }),
-    state.positionByToolCallId,
-    state.positionByActionId,
-    state.openCount,
-    state.unresolvedIndeterminateCount - 1,
-  );
+  const resolved = nextRecord(current, {
+    phase: 'settled',
+    dispatchedAt: current.dispatchedAt,
+    settledAt: current.settledAt,
+    settlement: current.settlement,
+    resolution: { effect: event.effect, evidenceRef: event.evidence_ref, resolvedAt: event.at },
+  });
+  return nextOpened(state, {
+    toolActions: replaceAt(state.toolActions, position, resolved),
+    unresolvedIndeterminateCount: state.unresolvedIndeterminateCount - 1,
+  });
 };
 
 const closureOf = (event: InvocationClosed): InvocationClosure => {
@@ -182,21 +183,15 @@ const closureOf = (event: InvocationClosed): InvocationClosure => {
 };
 
 const evolveClosed = (state: OpenedInvocation, event: InvocationClosed): OpenedInvocation =>
-  nextOpened(
-    state,
-    {
+  nextOpened(state, {
+    lifecycle: {
       status: 'closed',
       activatedAt: state.lifecycle.status === 'inactive' ? null : state.lifecycle.activatedAt,
       closedAt: event.at,
       closure: closureOf(event),
       recovered: event.recovered,
     },
-    state.toolActions,
-    state.positionByToolCallId,
-    state.positionByActionId,
-    state.openCount,
-    state.unresolvedIndeterminateCount,
-  );
+  });
 
 /**
  * Shared by every invocation before its first admission (admissions copy them, never write to them),
@@ -233,15 +228,7 @@ export const evolve = (state: InvocationState, event: InvocationEvent): Invocati
   switch (event.type) {
     case 'InvocationActivated':
       if (state.lifecycle.status !== 'inactive') return state;
-      return nextOpened(
-        state,
-        { status: 'active', activatedAt: event.at },
-        state.toolActions,
-        state.positionByToolCallId,
-        state.positionByActionId,
-        state.openCount,
-        state.unresolvedIndeterminateCount,
-      );
+      return nextOpened(state, { lifecycle: { status: 'active', activatedAt: event.at } });
     case 'ToolActionAdmitted':
       return evolveAdmitted(state, event);
     case 'ToolActionDispatched':

@@ -1,7 +1,7 @@
-import * as E from 'fp-ts/Either';
 import type { RecoverInvocation } from './commands';
+import { CLOSED, decided, refuse, type Decision } from './decision';
 import type { InvocationEvent, ToolActionSettled } from './events';
-import { refusal, type Refusal } from './refusal-codes';
+import { refusal } from './refusal-codes';
 
 /**
  * The part of an invocation's state that recovery after a restart reads (docs/rules.md, recovery): which tool
@@ -142,14 +142,14 @@ export const leftoverSettlements = (
 };
 
 /** What the invocation decider decides for `RecoverInvocation`, from the interrupted-invocation fold alone. */
-export const decideRecovery = (command: RecoverInvocation, state: InterruptedInvocation): E.Either<Refusal, readonly InvocationEvent[]> => {
-  if (state.status === 'closed') return E.left(refusal('invocation_closed', 'the invocation has returned; its port is closed'));
+export const decideRecovery = (command: RecoverInvocation, state: InterruptedInvocation): Decision => {
+  if (state.status === 'closed') return refuse('recover', refusal('invocation_closed', 'the invocation has returned; its port is closed'));
   if (state.status === 'unopened') {
-    return E.left(refusal('state_conflict', 'the invocation is not opened: only an opened invocation is recovered'));
+    return refuse('recover', refusal('state_conflict', 'the invocation is not opened: only an opened invocation is recovered'));
   }
   const events = leftoverSettlements(state.invocationId, state.unsettled, command.at, true);
   events.push({ type: 'InvocationClosed', at: command.at, invocation_action_instance_id: state.invocationId, recovered: true, outcome: 'threw' });
-  return E.right(events);
+  return decided(events, CLOSED);
 };
 
 /** Decides only `RecoverInvocation`: the decider recovery runs over an invocation's stream. */

@@ -10,13 +10,6 @@ export const isInvocationActive = (state: InvocationState): boolean =>
 export const isInvocationClosed = (state: InvocationState): boolean =>
   state.status === 'opened' && state.lifecycle.status === 'closed';
 
-/** The original admission of a tool call, to answer a replayed admit with the original decision. */
-export const findAdmissionByToolCallId = (state: InvocationState, toolCallId: string): ToolActionRecord | undefined => {
-  if (state.status !== 'opened') return undefined;
-  const position = state.positionByToolCallId.get(toolCallId);
-  return position === undefined ? undefined : state.toolActions[position];
-};
-
 export const toolAction = (state: InvocationState, actionInstanceId: string): ToolActionRecord | undefined => {
   if (state.status !== 'opened') return undefined;
   const position = state.positionByActionId.get(actionInstanceId);

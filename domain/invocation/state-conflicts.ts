@@ -14,7 +14,8 @@ import type {
  * answer the narrowed subject when it is in the expected state, so callers need no casts.
  */
 
-interface ToolActionIn {
+/** A tool action's record narrowed to the phase a call expects it in. */
+export interface ToolActionIn {
   readonly admitted: AdmittedToolAction;
   readonly dispatched: DispatchedToolAction;
   /** Settled indeterminate and not resolved yet. */

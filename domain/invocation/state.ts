@@ -17,7 +17,8 @@ export interface ToolActionResolution {
   readonly resolvedAt: string;
 }
 
-interface ToolActionIdentity {
+/** What an admission fixes about a tool action; every later record of it carries the same. */
+export interface ToolActionIdentity {
   readonly actionInstanceId: string;
   readonly toolCallId: string;
   readonly admissionOrdinal: number;

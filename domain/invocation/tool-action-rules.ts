@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import { ActionResultCodec, TERMINAL_TOOL_STATUSES, evidenceRefsOf, type ActionResult } from './action-result';
 import { describeValidationError } from './decode-errors';
 import { refusal, type Refusal } from './refusal-codes';
+import { identityMismatchOf } from './result-identity';
 import type { DispatchedToolAction, OpenedInvocation, ToolActionRecord } from './state';
 
 /**
@@ -28,19 +29,12 @@ const outcomeDefect = (state: OpenedInvocation, action: DispatchedToolAction, re
   if (!TERMINAL_TOOL_STATUSES.has(result.status)) {
     return `status ${result.status} is not terminal (succeeded, failed, partial_success or rejected)`;
   }
-  const port = state.portValues;
-  if (result.participant_address !== port.participant_address) {
-    return `participant_address ${result.participant_address} is not ${port.participant_address}`;
-  }
-  if (result.episode_id !== port.episode_id) return `episode_id ${result.episode_id} is not ${port.episode_id}`;
-  if (result.action_instance_id !== action.actionInstanceId) {
-    return `action_instance_id ${result.action_instance_id} is not ${action.actionInstanceId}`;
-  }
-  if (result.action_contract_address !== action.request.action_contract_address) {
-    return `action_contract_address ${result.action_contract_address} is not ${action.request.action_contract_address}`;
-  }
-  if (result.observation_point !== port.observation_point) {
-    return `observation_point ${result.observation_point} is foreign to this invocation (${port.observation_point})`;
+  const mismatch = identityMismatchOf(result, state.portValues, action.actionInstanceId, action.request.action_contract_address);
+  if (mismatch !== undefined) {
+    const sent = result[mismatch.field];
+    return mismatch.field === 'observation_point'
+      ? `observation_point ${sent} is foreign to this invocation (${mismatch.expected})`
+      : `${mismatch.field} ${sent} is not ${mismatch.expected}`;
   }
   const declared = declaredEvidence(state, action);
   for (const ref of evidenceRefsOf(result)) {

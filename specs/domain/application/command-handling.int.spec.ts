@@ -92,7 +92,10 @@ describe('command handling under the port', () => {
     const stale = await activeInvocation(store);
     const other = invocationAggregate(store, INVOCATION);
     await other.load();
-    expect((await other.handle({ type: 'AdmitToolAction', at: AT, request: request('first'), crossingPolicyInstalled: false })).kind).toBe('accepted');
+    expect(await other.handle({ type: 'AdmitToolAction', at: AT, request: request('first'), crossingPolicyInstalled: false })).toMatchObject({
+      kind: 'decided',
+      answer: { kind: 'admitted' },
+    });
     const port = new LocalInvocationPort(portValues, stale, () => new Date(AT), undefined, NO_CROSSING_POLICY);
     expect(await port.admit(request('second'))).toEqual({ admitted: true, action_instance_id: `${INVOCATION}:tool=2` });
     // The same tool_call_id the other writer recorded: the original decision, after the re-read.

@@ -161,7 +161,10 @@ describe('recovery after a restart', () => {
       max_in_flight: 1,
       failure_policy: 'stop' as const,
     };
-    expect((await scheduler.handle({ type: 'StartAttempt', policy, tick: 0, at: '2026-04-11T10:00:00Z' })).kind).toBe('accepted');
+    expect(await scheduler.handle({ type: 'StartAttempt', policy, tick: 0, at: '2026-04-11T10:00:00Z' })).toMatchObject({
+      kind: 'decided',
+      answer: { kind: 'accepted' },
+    });
 
     await manager.start();
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', inFlight: new Map() });

@@ -108,7 +108,7 @@ describe('scheduler snapshots', () => {
     // Decided against the stale state, the append expects a revision the stream has passed: the
     // aggregate re-reads from there and decides again, so nothing appended behind the views is lost.
     const reset = await restored.handle({ type: 'ResetSharedClock', at: '2026-04-11T11:00:01.000Z' });
-    expect(reset.kind).toBe('accepted');
+    expect(reset).toMatchObject({ kind: 'decided', answer: { kind: 'accepted' } });
     expect(restored.state.status).toBe('stopped');
     expect(restored.state.executionGeneration).toBe(1);
     expect(restored.state).toEqual(await foldedScheduler(store));

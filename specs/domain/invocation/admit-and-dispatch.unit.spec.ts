@@ -1,4 +1,4 @@
-import { findAdmissionByToolCallId, toolAction } from '../../../domain/invocation';
+import { toolAction } from '../../../domain/invocation';
 import {
   AT,
   INVOCATION_ID,
@@ -59,8 +59,10 @@ describe('AdmitAndDispatchToolAction', () => {
 
     it('already dispatched: state_conflict, nothing recorded, the original stays', () => {
       const given = [...activeInvocation(), admitted(1, request('call-1')), dispatched(1)];
-      spec.given(given).when(admitAndDispatch(request('call-1'))).thenRefuses('state_conflict');
-      expect(findAdmissionByToolCallId(spec.given(given).state(), 'call-1')?.actionInstanceId).toBe(toolId(1));
+      const replay = spec.given(given).when(admitAndDispatch(request('call-1')));
+      replay.thenRefuses('state_conflict');
+      // Refused by the dispatch step, with the original record: the port answers it as admitted.
+      expect(replay.answer()).toMatchObject({ kind: 'refused', step: 'dispatch', original: toolAction(spec.given(given).state(), toolId(1)) });
     });
 
     it('already settled (withheld): state_conflict', () => {

@@ -1,17 +1,17 @@
-import type { Either } from 'fp-ts/Either';
-
 /**
  * given(events).when(command).then(...): a decider spec reads like a row of the failure table.
  * The state is folded from the given events with the decider's own evolve, so a spec exercises
  * evolve and decide together.
  */
-export interface Decider<Command, Event, State, Refused> {
+type RefusedAnswer<Refused> = { readonly kind: 'refused'; readonly refusal: Refused };
+
+export interface Decider<Command, Event, State, Answer extends { readonly kind: string }> {
   readonly initialState: () => State;
   readonly evolve: (state: State, event: Event) => State;
-  readonly decide: (command: Command, state: State) => Either<Refused, readonly Event[]>;
+  readonly decide: (command: Command, state: State) => { readonly events: readonly Event[]; readonly answer: Answer };
 }
 
-export interface Outcome<Event, State, Refused> {
+export interface Outcome<Event, State, Answer, Refused> {
   /** The command is accepted and yields exactly these events. */
   then(expected: readonly Event[]): void;
   /** The command is accepted and yields no events (an idempotent replay). */
@@ -20,12 +20,20 @@ export interface Outcome<Event, State, Refused> {
   thenRefuses(code: string): Refused;
   /** The events the command yields, for specs that check parts of them. */
   events(): readonly Event[];
+  /** What the decision answers beside its events. */
+  answer(): Answer;
   /** The state after the given events and the command's events. */
   stateAfter(): State;
 }
 
-export const deciderSpecification = <Command, Event, State, Refused extends { readonly code: string }>(
-  decider: Decider<Command, Event, State, Refused>,
+export const deciderSpecification = <
+  Command,
+  Event,
+  State,
+  Refused extends { readonly code: string },
+  Answer extends { readonly kind: string } = { readonly kind: string },
+>(
+  decider: Decider<Command, Event, State, Answer>,
 ) => ({
   given: (givenEvents: readonly Event[]) => {
     const fold = (events: readonly Event[], from: State): State => {
@@ -36,27 +44,31 @@ export const deciderSpecification = <Command, Event, State, Refused extends { re
     const givenState = (): State => fold(givenEvents, decider.initialState());
     return {
       state: givenState,
-      when: (command: Command): Outcome<Event, State, Refused> => {
+      when: (command: Command): Outcome<Event, State, Answer, Refused> => {
         const decided = () => decider.decide(command, givenState());
         const accepted = (): readonly Event[] => {
           const result = decided();
-          if (result._tag === 'Left') {
-            throw new Error(`expected the command to be accepted, it was refused: ${JSON.stringify(result.left)}`);
+          if (result.answer.kind === 'refused') {
+            throw new Error(`expected the command to be accepted, it was refused: ${JSON.stringify(result.answer)}`);
           }
-          return result.right;
+          return result.events;
         };
         return {
           then: (expected) => expect(accepted()).toEqual(expected),
           thenNothingHappens: () => expect(accepted()).toEqual([]),
           thenRefuses: (code) => {
             const result = decided();
-            if (result._tag === 'Right') {
-              throw new Error(`expected refusal ${code}, the command was accepted with ${JSON.stringify(result.right)}`);
+            if (result.answer.kind !== 'refused') {
+              throw new Error(`expected refusal ${code}, the command was accepted with ${JSON.stringify(result.events)}`);
             }
-            expect(result.left.code).toBe(code);
-            return result.left;
+            // A refusal records nothing.
+            expect(result.events).toEqual([]);
+            const refused = (result.answer as unknown as RefusedAnswer<Refused>).refusal;
+            expect(refused.code).toBe(code);
+            return refused;
           },
           events: accepted,
+          answer: () => decided().answer,
           stateAfter: () => fold(accepted(), givenState()),
         };
       },

@@ -20,6 +20,7 @@ import {
   type InvocationPortValues,
   type OuterAction,
   type ToolActionRequest,
+  type InvocationAnswer,
   type InvocationState,
   type Refusal,
 } from '../../../domain/invocation';
@@ -251,7 +252,7 @@ export const resolve = (ordinal: number, effect: 'happened' | 'absent' = 'absent
   evidenceRef: 'evidence.operator-review-17',
 });
 
-export const spec = deciderSpecification<InvocationCommand, InvocationEvent, InvocationState, Refusal>(invocationDecider);
+export const spec = deciderSpecification<InvocationCommand, InvocationEvent, InvocationState, Refusal, InvocationAnswer>(invocationDecider);
 
 /** An open, active invocation. */
 export const activeInvocation = (context: AdmissionContext = admissionContext()): InvocationEvent[] => [opened(context), activated];

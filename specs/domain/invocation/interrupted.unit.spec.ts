@@ -43,8 +43,8 @@ describe('the interrupted-invocation fold', () => {
         folds = foldBoth(activeInvocation(admissionContext({ perInvocation: input.perInvocation, concurrent: input.concurrent })), folds);
         for (const command of [...input.calls, input.ending, ...input.afterClose]) {
           const decision = invocationDecider.decide(command, folds.full);
-          if (decision._tag === 'Right') {
-            for (const event of decision.right) {
+          if (decision.answer.kind !== 'refused') {
+            for (const event of decision.events) {
               // The open-invocations view derives an admission's id from the count instead of parsing it.
               if (event.type === 'ToolActionAdmitted' && folds.interrupted.status !== 'unopened') {
                 expect(event.action_instance_id).toBe(toolActionInstanceId(INVOCATION_ID, folds.interrupted.admitted + 1));
@@ -64,8 +64,8 @@ describe('the interrupted-invocation fold', () => {
     const events: InvocationEvent[] = [...activeInvocation()];
     for (const command of [admit(request('c1')), admit(request('c2')), dispatch(1), reportUnknown(1), dispatch(2)]) {
       const decision = invocationDecider.decide(command, state);
-      if (decision._tag === 'Left') throw new Error(decision.left.code);
-      for (const event of decision.right) {
+      if (decision.answer.kind === 'refused') throw new Error(decision.answer.refusal.code);
+      for (const event of decision.events) {
         events.push(event);
         state = evolve(state, event);
       }
@@ -79,7 +79,7 @@ describe('the interrupted-invocation fold', () => {
       unresolvedIndeterminate: [toolActionInstanceId(INVOCATION_ID, 1)],
     });
     const resolved = invocationDecider.decide(resolve(1), state);
-    if (resolved._tag === 'Left') throw new Error(resolved.left.code);
-    expect(foldBoth([...events, ...resolved.right]).interrupted).toMatchObject({ unresolvedIndeterminate: [] });
+    if (resolved.answer.kind === 'refused') throw new Error(resolved.answer.refusal.code);
+    expect(foldBoth([...events, ...resolved.events]).interrupted).toMatchObject({ unresolvedIndeterminate: [] });
   });
 });

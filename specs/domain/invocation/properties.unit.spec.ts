@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
   admittedCount,
-  findAdmissionByToolCallId,
+  toolAction,
   evolve,
   foldInvocationEvents,
   InvocationEventCodec,
@@ -51,16 +51,17 @@ const execute = (input: Run): Trace => {
     const before = state;
     const beforeText = snapshot(state);
     const decision = invocationDecider.decide(command, state);
-    if (decision._tag === 'Left') {
+    if (decision.answer.kind === 'refused') {
+      expect(decision.events).toEqual([]);
       expect(snapshot(state)).toBe(beforeText);
       steps.push({ command, before, refused: true, events: [], after: state });
       continue;
     }
-    for (const event of decision.right) {
+    for (const event of decision.events) {
       events.push(event);
       state = evolve(state, event);
     }
-    steps.push({ command, before, refused: false, events: decision.right, after: state });
+    steps.push({ command, before, refused: false, events: decision.events, after: state });
   }
   return { limits, steps, events, state };
 };
@@ -76,8 +77,8 @@ const foldOnto = (state: InvocationState, events: readonly InvocationEvent[]): I
 /** AdmitAndDispatchToolAction in one decision. */
 const combinedAnswer = (request: unknown, state: InvocationState): Answer => {
   const decision = invocationDecider.decide(admitAndDispatch(request), state);
-  if (decision._tag === 'Left') return { refused: decision.left.code };
-  return { events: decision.right, state: snapshot(foldOnto(state, decision.right)) };
+  if (decision.answer.kind === 'refused') return { refused: decision.answer.refusal.code };
+  return { events: decision.events, state: snapshot(foldOnto(state, decision.events)) };
 };
 
 /**
@@ -86,21 +87,22 @@ const combinedAnswer = (request: unknown, state: InvocationState): Answer => {
  */
 const twoCallsAnswer = (request: unknown, state: InvocationState): Answer => {
   const admission = invocationDecider.decide(admit(request), state);
-  if (admission._tag === 'Left') return { refused: admission.left.code };
-  const admitted = foldOnto(state, admission.right);
-  const event = admission.right[0];
-  const toolCallId = (request as { tool_call_id: string }).tool_call_id;
+  const answer = admission.answer;
+  if (answer.kind === 'refused') return { refused: answer.refusal.code };
+  const admitted = foldOnto(state, admission.events);
+  const event = admission.events[0];
   const actionInstanceId =
-    event !== undefined && event.type === 'ToolActionAdmitted'
-      ? event.action_instance_id
-      : findAdmissionByToolCallId(admitted, toolCallId)?.actionInstanceId;
-  if (actionInstanceId === undefined) throw new Error('an admission without an action');
+    answer.kind === 'admitted' ? answer.admission.action_instance_id : answer.kind === 'replayed' ? answer.original.actionInstanceId : undefined;
+  if (actionInstanceId === undefined) throw new Error(`admission answered ${answer.kind}`);
+  // The answer names the action the events (or, for a replay, the state) hold.
+  if (answer.kind === 'admitted') expect(event).toBe(answer.admission);
+  else expect(toolAction(admitted, actionInstanceId)?.toolCallId).toBe((request as { tool_call_id: string }).tool_call_id);
   const dispatch = invocationDecider.decide({ type: 'DispatchToolAction', at: AT, actionInstanceId }, admitted);
-  if (dispatch._tag === 'Left') {
-    expect(admission.right).toEqual([]);
-    return { refused: dispatch.left.code };
+  if (dispatch.answer.kind === 'refused') {
+    expect(admission.events).toEqual([]);
+    return { refused: dispatch.answer.refusal.code };
   }
-  return { events: [...admission.right, ...dispatch.right], state: snapshot(foldOnto(admitted, dispatch.right)) };
+  return { events: [...admission.events, ...dispatch.events], state: snapshot(foldOnto(admitted, dispatch.events)) };
 };
 
 const property = (check: (trace: Trace) => void) =>

@@ -116,14 +116,14 @@ export class InvocationDriver {
   }
 
   async run(command: InvocationCommand): Promise<readonly InvocationEvent[]> {
-    const decision = invocationDecider.decide(command, this.state);
-    if (E.isLeft(decision)) throw new Error(`refused ${command.type}: ${decision.left.code} ${decision.left.message}`);
-    for (const event of decision.right) {
+    const { events, answer } = invocationDecider.decide(command, this.state);
+    if (answer.kind === 'refused') throw new Error(`refused ${command.type}: ${answer.refusal.code} ${answer.refusal.message}`);
+    for (const event of events) {
       this.state = invocationDecider.evolve(this.state, event);
       this.events.push(event);
     }
-    if (decision.right.length > 0 && this.store !== undefined) await append(this.store, this.stream, decision.right);
-    return decision.right;
+    if (events.length > 0 && this.store !== undefined) await append(this.store, this.stream, events);
+    return events;
   }
 
   open(): Promise<readonly InvocationEvent[]> {
