@@ -1,5 +1,5 @@
 /**
- * Compiled RAES addresses (SPEC.md section 1): lowercase dot-joined segments.
+ * Compiled RAES addresses (docs/rules.md, addresses): lowercase dot-joined segments.
  * Every address the engine builds goes through these functions.
  */
 export const ADDRESS_SEGMENT = /^[a-z0-9][a-z0-9_-]{0,63}$/;

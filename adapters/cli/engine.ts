@@ -116,7 +116,7 @@ export const openOperatorEngine = async (
   flags: StoreFlags,
   onProgress?: (progress: RuntimeProgress) => void,
 ): Promise<Built<OperatorEngine>> => {
-  const opened = openWorkspace(flags, { durable: true, writer: `raes-tools ${command}` });
+  const opened = await openWorkspace(flags, { durable: true, writer: `raes-tools ${command}` });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   const failAndClose = async (exit: number, message: string): Promise<Built<OperatorEngine>> => {

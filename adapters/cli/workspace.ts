@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import * as t from 'io-ts';
-import { isLeft } from 'fp-ts/Either';
-import { openEventStore, parseEventStoreSettings, type EventStore, type EventStoreKind } from '../event-store';
+import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
+import type { OpenedEventStore } from '../event-store/store-tail';
 import { openViewsDatabase } from '../views/views-database';
-import { describeValidationErrors } from '../../domain/invocation';
+import { checkStore, recordLastPosition } from './store-check';
+import { readStoreRecord } from './store-record';
+import { ALL_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
 import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
@@ -26,7 +26,7 @@ export interface StoreFlags {
 export interface Workspace {
   readonly kind: EventStoreKind;
   readonly dataDir: string;
-  readonly store: EventStore;
+  readonly store: OpenedEventStore;
   readonly views: Database;
   /** Where a corrupt views database was moved, when this opening replaced it. */
   readonly corruptViewsSetAside?: string;
@@ -47,14 +47,84 @@ export interface WorkspaceOptions {
   readonly durable: boolean;
   /** Writes as the engine (runs invocations or recovery): takes the data directory's writer lock, named after the command. */
   readonly writer?: string;
-  /** Only reads what `run` wrote: a missing data directory is reported, never created. */
+  /**
+   * Only reads what `run` wrote: a missing data directory is reported, never created, and the store
+   * and the views are opened read-only (the views are caught up in memory): nothing in the folder changes.
+   */
   readonly readOnly?: boolean;
   /** Sets a corrupt views database aside and opens a new, empty one (for `projections rebuild`). */
   readonly replaceCorruptViews?: boolean;
+  /** Rebuilds every view from the store (`projections rebuild` of all): a store behind the views is let in. */
+  readonly rebuildsViews?: boolean;
 }
 
-/** Opens the store and the views (and takes the writer lock for writer commands); close() releases all. */
-export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env: NodeJS.ProcessEnv = process.env): WorkspaceOpened => {
+/** How messages name a store, and the setting that points at another one. */
+const storeNaming = (config: EventStoreConfig): { readonly label: string; readonly setting: string } => {
+  switch (config.kind) {
+    case 'sqlite':
+      return { label: `"${config.path}"`, setting: '--data-dir (or RAES_SQLITE_PATH)' };
+    case 'postgres':
+      return { label: 'on PostgreSQL', setting: '--postgres-url (or RAES_POSTGRES_URL)' };
+    case 'eventstoredb':
+      return { label: 'on EventStoreDB', setting: 'ESDB_CONNECTION_STRING' };
+    case 'memory':
+      return { label: 'in memory', setting: '--store' };
+  }
+};
+
+/**
+ * Opens the store and the views (and takes the writer lock for writer commands), then checks the store
+ * is the one the data directory belongs to (see store-check.ts); close() releases all.
+ */
+export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions, env: NodeJS.ProcessEnv = process.env): Promise<WorkspaceOpened> => {
+  const opened = openWorkspaceFiles(flags, options, env);
+  if (!opened.ok || opened.workspace.kind === 'memory') return opened;
+  const workspace = opened.workspace;
+  const naming = storeNaming(opened.config);
+  let checked: Awaited<ReturnType<typeof checkStore>>;
+  try {
+    checked = await checkStore({
+      store: workspace.store,
+      storeKind: workspace.kind,
+      storeLabel: naming.label,
+      storeSetting: naming.setting,
+      dataDir: workspace.dataDir,
+      views: workspace.views,
+      writer: options.writer !== undefined,
+      ...(options.rebuildsViews === true ? { rebuildsViews: true } : {}),
+    });
+  } catch (error) {
+    await workspace.close();
+    throw error;
+  }
+  if (!checked.ok) {
+    await workspace.close();
+    return { ok: false, usage: false, message: checked.message };
+  }
+  const record = checked.record;
+  if (options.writer === undefined || record === undefined) return { ok: true, workspace };
+  return {
+    ok: true,
+    workspace: {
+      ...workspace,
+      close: async () => {
+        try {
+          // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
+          await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }).catchUp();
+          await recordLastPosition(workspace.store, workspace.dataDir, record);
+        } catch {
+          // Both are kept up only here; a later writer catches up again, and the check also reads the views' positions.
+        } finally {
+          await workspace.close();
+        }
+      },
+    },
+  };
+};
+
+type FilesOpened = { readonly ok: true; readonly workspace: Workspace; readonly config: EventStoreConfig } | { readonly ok: false; readonly message: string; readonly usage: boolean };
+
+const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: NodeJS.ProcessEnv): FilesOpened => {
   const dataDir = dataDirOf(flags, env);
   const sqlitePath =
     flags.dataDir === undefined && env.RAES_SQLITE_PATH !== undefined && env.RAES_SQLITE_PATH.trim() !== ''
@@ -88,7 +158,7 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
   };
   let opened: ReturnType<typeof openEventStore>;
   try {
-    opened = openEventStore(config);
+    opened = openEventStore(config, options.readOnly === true ? { readOnly: true } : {});
   } catch (error) {
     // The EventStoreDB client throws on a malformed connection string.
     release();
@@ -96,15 +166,22 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
   }
   if (opened.kind === 'storage_failure') {
     release();
-    return { ok: false, usage: false, message: opened.reason };
+    const recorded = config.kind === 'sqlite' ? readStoreRecord(dataDir) : undefined;
+    // A read-only command does not create a missing store file: say it belonged to this data dir.
+    const lost =
+      recorded?.kind === 'found'
+        ? `; yet ${dataDir} belongs to store ${recorded.record.store_id}, so the store was removed or emptied: restore it from a backup, or point --data-dir at the folder it is in`
+        : '';
+    return { ok: false, usage: false, message: `${opened.reason}${lost}` };
   }
   const viewsPath = config.kind === 'memory' ? ':memory:' : join(dataDir, 'views.sqlite');
-  let views = openViewsDatabase(viewsPath);
+  const viewsOptions = options.readOnly === true ? { readOnly: true } : {};
+  let views = openViewsDatabase(viewsPath, viewsOptions);
   let corruptViewsSetAside: string | undefined;
   if ('kind' in views && isCorruptViews(views.reason) && options.replaceCorruptViews === true) {
     try {
       corruptViewsSetAside = setCorruptViewsAside(viewsPath);
-      views = openViewsDatabase(viewsPath);
+      views = openViewsDatabase(viewsPath, viewsOptions);
     } catch (error) {
       void opened.store.close();
       release();
@@ -120,6 +197,7 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
   const store = opened.store;
   return {
     ok: true,
+    config,
     workspace: {
       kind: config.kind,
       dataDir,
@@ -138,31 +216,4 @@ export const openWorkspace = (flags: StoreFlags, options: WorkspaceOptions, env:
   };
 };
 
-/** What ran in a data directory: later operator commands rebuild the engine from it. */
-export const JobCodec = t.type({
-  scenario_path: t.string,
-  manifest_path: t.string,
-  episode_id: t.string,
-});
-export type Job = t.TypeOf<typeof JobCodec>;
-
-const JOB_FILE = 'job.json';
-
-export const writeJob = (dataDir: string, job: Job): void => {
-  const file: Job = { scenario_path: resolve(job.scenario_path), manifest_path: resolve(job.manifest_path), episode_id: job.episode_id };
-  writeFileSync(join(dataDir, JOB_FILE), `${JSON.stringify(file, null, 2)}\n`);
-};
-
-export type JobRead = { readonly kind: 'found'; readonly job: Job } | { readonly kind: 'absent' } | { readonly kind: 'invalid'; readonly message: string };
-
-export const readJob = (dataDir: string): JobRead => {
-  const path = join(dataDir, JOB_FILE);
-  if (!existsSync(path)) return { kind: 'absent' };
-  try {
-    const decoded = JobCodec.decode(JSON.parse(readFileSync(path, 'utf8')));
-    if (isLeft(decoded)) return { kind: 'invalid', message: `${path}: ${describeValidationErrors(decoded.left)}` };
-    return { kind: 'found', job: decoded.right };
-  } catch (error) {
-    return { kind: 'invalid', message: `${path}: ${(error as Error).message}` };
-  }
-};
+export { JobCodec, readJob, writeJob, type Job, type JobRead } from './job-file';

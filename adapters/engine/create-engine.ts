@@ -83,7 +83,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
   }
   const compiled: CompiledScenario = inputs.compiled;
   const manifest: ManifestDocument = inputs.manifest;
-  const opened = openWorkspace(
+  const opened = await openWorkspace(
     { store: options.store ?? 'sqlite', dataDir: options.dataDir ?? 'esdata' },
     { durable: false, writer: 'embedded engine' },
   );

@@ -1,19 +1,25 @@
 import type { EventStoreConfig } from './config';
 import { openEventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { MemoryEventStore } from './memory/memory-event-store';
-import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
+import type { StorageFailure } from '../../domain/ports/event-store';
 import { openPostgresEventStore } from './postgres/postgres-event-store';
 import { openSqliteEventStore } from './sqlite/sqlite-event-store';
+import type { OpenedEventStore } from './store-tail';
 
-export type EventStoreOpened = { readonly kind: 'opened'; readonly store: EventStore };
+export type EventStoreOpened = { readonly kind: 'opened'; readonly store: OpenedEventStore };
+
+export type OpenEventStoreOptions = {
+  /** For commands that only read: the SQLite file is opened read-only and must exist; PostgreSQL transactions are read-only. */
+  readonly readOnly?: boolean;
+};
 
 /** The store a config names, or the storage failure that kept it from opening. */
-export const openEventStore = (config: EventStoreConfig): EventStoreOpened | StorageFailure => {
+export const openEventStore = (config: EventStoreConfig, options: OpenEventStoreOptions = {}): EventStoreOpened | StorageFailure => {
   switch (config.kind) {
     case 'memory':
       return { kind: 'opened', store: new MemoryEventStore() };
     case 'sqlite': {
-      const opened = openSqliteEventStore({ path: config.path });
+      const opened = openSqliteEventStore({ path: config.path, ...(options.readOnly === true ? { readOnly: true } : {}) });
       return opened.kind === 'storage_failure' ? opened : { kind: 'opened', store: opened };
     }
     case 'eventstoredb':
@@ -21,7 +27,11 @@ export const openEventStore = (config: EventStoreConfig): EventStoreOpened | Sto
     case 'postgres':
       return {
         kind: 'opened',
-        store: openPostgresEventStore({ connectionString: config.connectionString, poolSize: config.poolSize }),
+        store: openPostgresEventStore({
+          connectionString: config.connectionString,
+          poolSize: config.poolSize,
+          ...(options.readOnly === true ? { readOnly: true } : {}),
+        }),
       };
   }
 };

@@ -1,11 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as t from 'io-ts';
 import { describeValidationErrors, type ActionResult, type ToolActionRequest } from '../../domain/invocation';
 import type { InvocationToolActionPort } from '../../domain/ports/invocation-port';
 import type { RemoteAccess, RemotePortGrants } from '../../domain/ports/remote-ports';
+import { readBoundedBody } from './body-reader';
+import { InvocationSecrets, bearerSecret } from './invocation-secrets';
 import { REMOTE_VERBS, type RemoteVerb } from './remote-access';
+import { listenOnLoopback, stopServer } from './loopback-server';
 
 /**
  * The port over HTTP on 127.0.0.1. Each granted invocation gets its own random secret; a request must
@@ -13,7 +14,7 @@ import { REMOTE_VERBS, type RemoteVerb } from './remote-access';
  * the secret of another invocation with 403. Revoking (at close) kills the secret: it never reaches
  * the port again, and its holder is answered `invocation_closed` (the harness of a closed invocation
  * learns why its late call failed) until the server forgets it among the oldest of
- * CLOSED_SECRETS_REMEMBERED. Nothing of a request body is ever logged.
+ * CLOSED_SECRETS_REMEMBERED (invocation-secrets.ts). Nothing of a request body is ever logged.
  */
 
 const ActionBodyCodec = t.type({ action_instance_id: t.string });
@@ -27,11 +28,6 @@ const BODY_CODECS = {
 } as const;
 
 const MAX_BODY_BYTES = 1 << 20;
-const CLOSED_SECRETS_REMEMBERED = 10_000;
-
-type Grant = { readonly port: InvocationToolActionPort; readonly digest: Buffer };
-
-const digestOf = (secret: string): Buffer => createHash('sha256').update(secret).digest();
 
 const isVerb = (value: string): value is RemoteVerb => (REMOTE_VERBS as readonly string[]).includes(value);
 
@@ -43,35 +39,19 @@ class HttpRefusal {
   ) {}
 }
 
-const readBody = (request: IncomingMessage): Promise<unknown> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    request.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // The rest is read and dropped, so the 413 answer reaches a caller still sending.
-        tooLarge = true;
-        chunks.length = 0;
-        reject(new HttpRefusal(413, 'body_too_large', `a request body may hold at most ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (tooLarge) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({});
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new HttpRefusal(400, 'body_invalid', 'expected a JSON object as the request body'));
-      }
-    });
-    request.on('error', reject);
-  });
+/** The request body as JSON; an empty body is `{}`. */
+const readBody = async (request: IncomingMessage): Promise<unknown> => {
+  const body = await readBoundedBody(request, MAX_BODY_BYTES);
+  if (body.kind === 'too_large') {
+    throw new HttpRefusal(413, 'body_too_large', `a request body may hold at most ${body.maxBytes} bytes`);
+  }
+  if (body.text.trim() === '') return {};
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    throw new HttpRefusal(400, 'body_invalid', 'expected a JSON object as the request body');
+  }
+};
 
 const send = (response: ServerResponse, status: number, body: unknown): void => {
   const text = JSON.stringify(body);
@@ -80,9 +60,7 @@ const send = (response: ServerResponse, status: number, body: unknown): void => 
 };
 
 export class RemotePortServer implements RemotePortGrants {
-  private readonly grants = new Map<string, Grant>();
-  /** Digests of closed invocations' secrets, oldest first. */
-  private readonly closed = new Map<string, Buffer>();
+  private readonly secrets = new InvocationSecrets<InvocationToolActionPort>();
   private server: Server | undefined;
   private baseUrl: string | undefined;
 
@@ -92,13 +70,9 @@ export class RemotePortServer implements RemotePortGrants {
     const server = createServer((request, response) => {
       this.serve(request, response).catch(() => send(response, 500, { error: 'internal', message: 'the port failed' }));
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address() as AddressInfo;
+    const port = await listenOnLoopback(server);
     this.server = server;
-    this.baseUrl = `http://127.0.0.1:${address.port}`;
+    this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
   get url(): string {
@@ -108,31 +82,21 @@ export class RemotePortServer implements RemotePortGrants {
 
   /** Makes the invocation's port reachable; the secret goes only to that invocation's harness. */
   grant(port: InvocationToolActionPort): RemoteAccess {
-    const secret = randomBytes(32).toString('base64url');
-    this.grants.set(port.invocation_action_instance_id, { port, digest: digestOf(secret) });
+    const secret = this.secrets.grant(port.invocation_action_instance_id, port);
     return { url: this.url, invocation_action_instance_id: port.invocation_action_instance_id, secret };
   }
 
   /** The invocation closed: its secret dies. */
   revoke(invocationActionInstanceId: string): void {
-    const grant = this.grants.get(invocationActionInstanceId);
-    if (grant === undefined) return;
-    this.grants.delete(invocationActionInstanceId);
-    this.closed.set(invocationActionInstanceId, grant.digest);
-    if (this.closed.size > CLOSED_SECRETS_REMEMBERED) {
-      const oldest = this.closed.keys().next();
-      if (oldest.done !== true) this.closed.delete(oldest.value);
-    }
+    this.secrets.revoke(invocationActionInstanceId);
   }
 
   async close(): Promise<void> {
-    this.grants.clear();
-    this.closed.clear();
+    this.secrets.clear();
     const server = this.server;
     this.server = undefined;
     if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopServer(server);
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -164,21 +128,20 @@ export class RemotePortServer implements RemotePortGrants {
       throw new HttpRefusal(404, 'not_found', 'expected /invocations/<invocation action instance id>/<verb>');
     }
     const invocationId = decodedSegment(match[1] ?? '');
-    const header = request.headers.authorization;
-    const secret = header !== undefined && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    const secret = bearerSecret(request);
     if (secret === '') throw new HttpRefusal(401, 'secret_missing', 'send the invocation secret as "Authorization: Bearer <secret>"');
-    const digest = digestOf(secret);
-    const grant = this.grants.get(invocationId);
     const verb = match[2] as RemoteVerb;
-    if (grant !== undefined && timingSafeEqual(grant.digest, digest)) return { kind: 'open', port: grant.port, verb };
-    const closedDigest = this.closed.get(invocationId);
-    if (closedDigest !== undefined && timingSafeEqual(closedDigest, digest)) return { kind: 'closed', verb };
-    for (const other of this.grants.values()) {
-      if (timingSafeEqual(other.digest, digest)) {
+    const checked = this.secrets.check(invocationId, secret);
+    switch (checked.kind) {
+      case 'granted':
+        return { kind: 'open', port: checked.value, verb };
+      case 'closed':
+        return { kind: 'closed', verb };
+      case 'foreign':
         throw new HttpRefusal(403, 'secret_foreign', 'the secret belongs to another invocation');
-      }
+      case 'unknown':
+        throw new HttpRefusal(401, 'secret_invalid', 'the secret is wrong, or the invocation has closed');
     }
-    throw new HttpRefusal(401, 'secret_invalid', 'the secret is wrong, or the invocation has closed');
   }
 }
 

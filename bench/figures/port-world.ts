@@ -64,7 +64,7 @@ export const outerResult = (request: { action_instance_id: string; participant_a
   evidence_refs: ['content.participant-observation'],
 });
 
-/** Admits, then dispatches one call: SPEC.md's two port calls (two durable appends); throws on any refusal. */
+/** Admits, then dispatches one call: the two port calls of docs/rules.md, port (two durable appends); throws on any refusal. */
 export const admitThenDispatch = async (port: InvocationToolActionPort, toolCallId: string): Promise<string> => {
   const admitted = await port.admit(admitRequest(port, toolCallId));
   if (!admitted.admitted) throw new Error(`admission refused: ${admitted.refusal}`);

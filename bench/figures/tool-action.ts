@@ -9,7 +9,7 @@ import { admitAndDispatch, admitThenDispatch, CALLS_PER_INVOCATION, completeCall
  * One tool action on the SQLite store through the real port: a harness admits and dispatches its calls
  * one at a time (timed), then completes each (not timed). Invocations are opened, activated and closed
  * by the runtime manager as in production. Calls alternate between admitAndDispatch (one durable
- * append), which the engine's harness and MCP client use and the target is on, and SPEC.md's two port
+ * append), which the engine's harness and MCP client use and the target is on, and the rules' two port
  * calls (admit, then dispatch: two appends), reported beside it.
  */
 

@@ -46,7 +46,7 @@ export const runAttempt = async (context: RuntimeContext, entry: PolicyParticipa
 };
 
 /**
- * SPEC.md section 5: an indeterminate tool action stops its participant, so no attempt starts under
+ * docs/rules.md, failure row 5: an indeterminate tool action stops its participant, so no attempt starts under
  * any policy while one of the participant's schedulers holds an unresolved action.
  */
 const heldByParticipant = (context: RuntimeContext, entry: PolicyParticipant): boolean => {

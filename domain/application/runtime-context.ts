@@ -14,7 +14,7 @@ export interface RuntimeContext {
   readonly held: Set<PolicyParticipant>;
   /** The invocations open now, by invocation id. */
   readonly running: Map<string, InvocationAggregate>;
-  /** Read by every port at admission time (SPEC.md rule 9). */
+  /** Read by every port at admission time (docs/rules.md, admission rule 9). */
   readonly crossingPolicy: { installed: boolean };
   /** One listener for every port (a closure per port would be held by each open invocation). */
   readonly portListener: PortEventListener | undefined;

@@ -24,7 +24,7 @@ export class RegistrationRefused extends Error {
 }
 
 /**
- * The live system of SPEC.md sections 5 to 7: runs each v1 policy on a shared logical clock, opens an
+ * The live system (docs/rules.md, port; also history, recovery, durability): runs each v1 policy on a shared logical clock, opens an
  * invocation per due outer action, attaches and activates its port around `admitAction`, closes it,
  * counts the attempt, and recovers interrupted invocations on start. The work lives in attempts.ts and
  * invocations.ts (running), recovery.ts, operator-commands.ts and operation-lookup.ts; this class owns

@@ -29,7 +29,7 @@ export const ActionResultStatusCodec = t.keyof({
 });
 export type ActionResultStatus = t.TypeOf<typeof ActionResultStatusCodec>;
 
-/** Statuses a completed tool action may report (SPEC.md section 5). */
+/** Statuses a completed tool action may report (docs/rules.md, port). */
 export const TERMINAL_TOOL_STATUSES: ReadonlySet<ActionResultStatus> = new Set<ActionResultStatus>([
   'succeeded',
   'failed',

@@ -19,7 +19,7 @@ export const PolicyProfileCodec = t.keyof({
   'participant-autonomous-execution/v3': null,
 });
 
-/** One compiled (affordance, action contract, participant) join (SPEC.md section 3). */
+/** One compiled (affordance, action contract, participant) join (docs/rules.md, compilation). */
 export const AffordanceBindingCodec = t.readonly(
   t.type({
     tool_affordance_address: t.string,
@@ -64,7 +64,7 @@ export const AdmissionContextCodec = t.readonly(
     policy_profile: PolicyProfileCodec,
     limits: ToolActionLimitsCodec,
     affordance_bindings: t.readonlyArray(AffordanceBindingCodec),
-    /** Action contract addresses that have a shared-time binding (SPEC.md section 3). */
+    /** Action contract addresses that have a shared-time binding (docs/rules.md, compilation). */
     shared_time_bound_actions: t.readonlyArray(t.string),
     offers: t.readonlyArray(ExecutionOfferCodec),
     /** Evidence refs each observation boundary declares, by boundary address. */

@@ -5,7 +5,7 @@ import type { InvocationState, OpenedInvocation, ToolActionRecord } from './stat
 import { ToolActionRequestCodec, sameToolActionRequest, type ToolActionRequest } from './tool-action-request';
 
 /**
- * The admission rules of SPEC.md section 5, one function per refusal code, in rule order. Each
+ * The admission rules (docs/rules.md, admission rule 1 onward), one function per refusal code, in rule order. Each
  * returns its refusal, or undefined when the rule holds. Rule 11 (`ledger_unavailable`) belongs to the
  * command handler: only the store knows whether the admission was retained.
  */

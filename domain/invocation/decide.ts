@@ -85,7 +85,7 @@ type Admission = Refusal | ToolActionRecord | ToolActionAdmitted;
 
 const isReplay = (admission: Admission): admission is ToolActionRecord => 'phase' in admission;
 
-/** The admission rules of SPEC.md section 5 in order; the first failure is the refusal. */
+/** The admission rules in order (docs/rules.md, admission rule 1 onward); the first failure is the refusal. */
 const decideAdmission = (command: AdmitToolAction | AdmitAndDispatchToolAction, current: InvocationState): Admission => {
   const state = activePort(current);
   if (isRefusal(state)) return state;

@@ -5,7 +5,7 @@ import { foldInvocationEvents } from './evolve';
 import type { InvocationState, OpenedInvocation, SettledToolAction } from './state';
 
 /**
- * The RAES behavior history a closed invocation yields (SPEC.md section 6): one triple per settled
+ * The RAES behavior history a closed invocation yields (docs/rules.md, history): one triple per settled
  * tool action in admission order, then the outer action's triple when the invocation returned a valid
  * result. Shapes follow raes/schemas/participant-behavior-history-event-stream-v1.json; tool-action
  * events add `invocation_tool_context` (schemas/invocation-behavior-history-event-stream-v1.json).

@@ -4,7 +4,7 @@ import type { InvocationEvent, ToolActionSettled } from './events';
 import { refusal, type Refusal } from './refusal-codes';
 
 /**
- * The part of an invocation's state that recovery after a restart reads (SPEC.md section 6): which tool
+ * The part of an invocation's state that recovery after a restart reads (docs/rules.md, recovery): which tool
  * actions are still unsettled and in which phase, and which settled indeterminate without being resolved.
  * It is a second, much smaller fold of the same stream the invocation decider folds, so recovery can
  * decide from a snapshot of it (the open-invocations view keeps one per open invocation) instead of
@@ -106,7 +106,7 @@ export const evolveInterrupted = (state: InterruptedInvocation, event: Interrupt
 };
 
 /**
- * The settlements of an invocation's unsettled tool actions when it closes (SPEC.md section 5) or is
+ * The settlements of an invocation's unsettled tool actions when it closes (docs/rules.md, failure row 7; also failure row 8) or is
  * recovered (section 6): undispatched ones are withheld, dispatched ones without outcome indeterminate.
  * Actions in any other phase are skipped, so a full record list can be handed in.
  */

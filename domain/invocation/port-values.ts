@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 
-/** The values an invocation's port exposes (SPEC.md section 5, "Port values"). */
+/** The values an invocation's port exposes (docs/rules.md, port). */
 export const InvocationPortValuesCodec = t.readonly(
   t.type({
     invocation_action_instance_id: t.string,

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 
 /**
  * Every code a port call can refuse with, listed once. Admission codes are in the order of
- * SPEC.md section 5 ("first failure is the refusal"); the rest answer the other port calls.
+ * the admission rules ("first failure is the refusal"; docs/rules.md, admission rule 1 onward); the rest answer the other port calls.
  */
 export const REFUSAL_CODES = [
   // admission, rules 1 to 11 in order

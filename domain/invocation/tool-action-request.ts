@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 
 /**
- * The admission request of a tool call (SPEC.md section 5). Hand-written so decoding stays cheap on
+ * The admission request of a tool call (docs/rules.md, port). Hand-written so decoding stays cheap on
  * the admission path; the decoded value is always a fresh literal of exactly these fields, so a
  * caller's extra fields (tool arguments, say) can never reach an event.
  */

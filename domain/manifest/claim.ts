@@ -68,7 +68,7 @@ export const checkOffers = (manifest: ManifestDocument): Diagnostic[] => {
 };
 
 /**
- * Every claim defect of SPEC.md section 4 that the manifest alone shows (the runtime's method is
+ * Every claim defect in docs/rules.md, registration, that the manifest alone shows (the runtime's method is
  * checked at registration). A manifest without the claim has no claim defects.
  */
 export const checkClaim = (manifest: ManifestDocument, compiled: CompiledScenario): Diagnostic[] => {

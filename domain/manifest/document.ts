@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { LIMITS, NonEmptyString, integerFrom, nonEmptyArray, strictObject } from '../scenario/decoding';
 
 /**
- * A backend manifest (JSON, SPEC.md section 4). The participant runtime's capabilities carry the
+ * A backend manifest (JSON; docs/rules.md, registration). The participant runtime's capabilities carry the
  * features it supports, its participant implementations (each with its exposure policy), its
  * execution-binding offers and, optionally, the invocation tool actions claim.
  */

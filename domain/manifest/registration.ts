@@ -20,7 +20,7 @@ const hasAttachMethod = (runtime: unknown): boolean => {
   return typeof (runtime as Record<string, unknown>)[ATTACH_METHOD] === 'function';
 };
 
-/** Checks a runtime object against its manifest's claim (SPEC.md section 4). */
+/** Checks a runtime object against its manifest's claim (docs/rules.md, registration). */
 export const registerRuntime = (runtime: unknown, manifest: ManifestDocument, compiled: CompiledScenario): Registration => {
   if (manifest.participant_runtime.invocation_tool_actions === undefined) return { attachPort: false, reason: 'unclaimed' };
   const diagnostics: Diagnostic[] = [];

@@ -1,7 +1,7 @@
 import type { ActionResult, InvocationPortValues, RefusalCode, ToolActionRequest } from '../invocation';
 
 /**
- * The port a harness holds while its invocation runs (SPEC.md section 5). Every call is async, returns
+ * The port a harness holds while its invocation runs (docs/rules.md, port). Every call is async, returns
  * only after its event is durable, and answers a domain refusal with a value, never by throwing.
  */
 
@@ -32,7 +32,7 @@ export interface InvocationToolActionPort extends InvocationPortValues {
   dispatch(actionInstanceId: string): Promise<DispatchReceipt>;
   /**
    * admit, then dispatch of the admitted action, decided as one decision and made durable by one
-   * append (an extra call beside SPEC.md's: a harness that dispatches right after admission waits for
+   * append (an extra call beside the rules' calls, docs/rules.md, port: a harness that dispatches right after admission waits for
    * one write instead of two). Start tool effects only after `accepted: true`.
    */
   admitAndDispatch(request: ToolActionRequest): Promise<AdmitAndDispatchResult>;

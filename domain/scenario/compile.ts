@@ -30,7 +30,7 @@ const resolveAll = (
 ): string[] =>
   unique((refs ?? []).map((ref) => resolveName(ref, sectionName, scenario[sectionName])).filter((n): n is string => n !== undefined));
 
-/** Targets an action contract authors (SPEC.md section 3): effect targets, then precondition supports. */
+/** Targets an action contract authors (docs/rules.md, compilation): effect targets, then precondition supports. */
 export const authoredTargets = (contract: ActionContractDocument, scenario: ScenarioDocument): string[] => {
   const refs = [
     ...(contract.effects ?? []).flatMap((effect) => effect.target_refs ?? []),

@@ -1,6 +1,6 @@
 import { AffordanceBinding, PolicyProfile } from '../invocation/admission-context';
 
-/** The compiled scenario: canonical addresses only (SPEC.md sections 1 and 3). */
+/** The compiled scenario: canonical addresses only (docs/rules.md, addresses; also compilation). */
 
 export interface CompiledParticipant {
   readonly address: string;

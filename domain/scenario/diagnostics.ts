@@ -11,7 +11,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.key-unknown',
   'scenario.name-invalid',
   'scenario.reference-unresolved',
-  // tool affordances (SPEC.md section 2)
+  // tool affordances (docs/rules.md, authoring)
   'participant.tool-affordance-outside-specification',
   'participant.tool-affordance-outside-participant',
   'participant.tool-affordance-relation-duplicate',
@@ -32,7 +32,7 @@ export const DIAGNOSTIC_CODES = [
   'manifest.key-unknown',
   'manifest.offer-duplicate',
   'manifest.implementation-undeclared',
-  // claim defects (SPEC.md section 4)
+  // claim defects (docs/rules.md, registration)
   'manifest.claim-runtime-method-missing',
   'manifest.claim-autonomous-execution-missing',
   'manifest.claim-tool-affordances-unsupported',

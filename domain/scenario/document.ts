@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { LIMITS, LooseObject, NonEmptyString, integerFrom, namedMap, nonEmptyArray, strictObject } from './decoding';
 
 /**
- * The authored scenario (SPEC.md section 2): the subset of RAES SDL the engine reads, typed exactly,
+ * The authored scenario (docs/rules.md, authoring): the subset of RAES SDL the engine reads, typed exactly,
  * plus the other RAES SDL sections and fields, accepted and not read. Anything else is an unknown key.
  */
 

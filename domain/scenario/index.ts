@@ -25,7 +25,7 @@ const dedupe = (diagnostics: ReadonlyArray<Diagnostic>): Diagnostic[] => {
   });
 };
 
-/** Every authoring rule of SPEC.md section 2, all reported together. */
+/** Every authoring rule of docs/rules.md, authoring, all reported together. */
 export const validateScenario = (scenario: ScenarioDocument): Diagnostic[] =>
   dedupe([...checkNames(scenario), ...checkReferences(scenario), ...checkAffordances(scenario), ...checkPolicies(scenario)]);
 

@@ -12,7 +12,7 @@ export const namedParticipants = (spec: BehaviorSpecificationDocument, scenario:
 };
 
 /**
- * The participants of a behavior specification (SPEC.md section 3): its `participant_refs`, then the
+ * The participants of a behavior specification (docs/rules.md, compilation): its `participant_refs`, then the
  * agents whose entity role is one of its `participant_role_refs`, without repeats.
  */
 export const specificationParticipants = (

@@ -16,12 +16,12 @@ export const resolveName = (
   return Object.prototype.hasOwnProperty.call(entries, name) ? name : undefined;
 };
 
-/** The reference string a boundary uses to classify a tool affordance (SPEC.md section 2). */
+/** The reference string a boundary uses to classify a tool affordance (docs/rules.md, authoring). */
 export const affordanceClassificationRef = (spec: string, affordance: string): string =>
   `behavior_specifications.${spec}.tool_affordances.${affordance}`;
 
 /**
- * Resolves a target or support ref to a compiled provision address (SPEC.md section 3). Refs that
+ * Resolves a target or support ref to a compiled provision address (docs/rules.md, compilation). Refs that
  * resolve to nothing, or to more than one thing, give undefined and drop out.
  */
 export const resolveTargetRef = (ref: string, scenario: ScenarioDocument): string | undefined => {

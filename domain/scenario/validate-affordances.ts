@@ -27,7 +27,7 @@ export const affordanceParticipants = (
     ? specificationParticipants(spec, scenario)
     : [...new Set(resolvedNames(affordance.participant_refs, 'agents', scenario))];
 
-/** The affordance rules of SPEC.md section 2, for every affordance of every spec. */
+/** The affordance rules of docs/rules.md, authoring, for every affordance of every spec. */
 export const checkAffordances = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   for (const [specName, spec] of Object.entries(scenario.behavior_specifications ?? {})) {

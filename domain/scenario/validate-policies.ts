@@ -37,7 +37,7 @@ const checkProgression = (
   ];
 };
 
-/** Checks each autonomous policy (SPEC.md section 2): v1 runs an ordered cycle on one cadence. */
+/** Checks each autonomous policy (docs/rules.md, authoring): v1 runs an ordered cycle on one cadence. */
 export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   for (const [specName, spec] of Object.entries(scenario.behavior_specifications ?? {})) {

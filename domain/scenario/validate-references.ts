@@ -3,7 +3,7 @@ import { Diagnostic, error } from './diagnostics';
 import { ScenarioDocument } from './document';
 import { resolveName } from './references';
 
-/** Names that become address segments must be valid segments (SPEC.md section 1). */
+/** Names that become address segments must be valid segments (docs/rules.md, addresses). */
 export const checkNames = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const check = (name: string, path: string): void => {
@@ -61,7 +61,7 @@ const WHAT: Record<SectionName, string> = {
   temporal_constraints: 'temporal constraint',
 };
 
-/** Every ref to a named entry resolves (SPEC.md section 2, "refs resolve"). */
+/** Every ref to a named entry resolves (docs/rules.md, authoring). */
 export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const expect = (ref: string, sectionName: SectionName, path: string): void => {

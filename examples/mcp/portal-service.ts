@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { readBoundedBody } from '../../adapters/http/body-reader';
 
 /**
  * The customer portal the example probes: one login endpoint on 127.0.0.1. It keeps no log and answers
@@ -29,23 +30,6 @@ export const DEMO_ACCOUNT = { username: 'portal-prober', password: 'correct hors
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-const readBody = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-
 const credentialsOf = (body: string): { username: unknown; password: unknown } | undefined => {
   try {
     const parsed: unknown = JSON.parse(body);
@@ -69,14 +53,15 @@ export const startPortalService = async (options: PortalServiceOptions = {}): Pr
     };
     if (request.method !== 'POST' || request.url !== '/login') return reply(404, { error: 'not_found' });
     logins += 1;
-    readBody(request).then(
+    readBoundedBody(request, MAX_BODY_BYTES).then(
       (body) => {
-        const credentials = credentialsOf(body);
+        if (body.kind === 'too_large') return reply(413, { error: 'too_large' });
+        const credentials = credentialsOf(body.text);
         if (credentials === undefined) return reply(400, { error: 'bad_request' });
         const accepted = credentials.username === username && credentials.password === password;
         return accepted ? reply(200, { login: 'accepted', session: sessionToken }) : reply(401, { login: 'rejected' });
       },
-      () => reply(413, { error: 'too_large' }),
+      () => reply(400, { error: 'bad_request' }),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@ import type { Projection } from '../runner';
 import { asInvocationEvent, asSchedulerEvent } from '../../domain/stored-events';
 
 /**
- * Operations (SPEC.md section 6): each outer scheduler attempt is an operation (its id is the outer
+ * Operations (docs/rules.md, operations): each outer scheduler attempt is an operation (its id is the outer
  * action instance id), and each admitted tool action a child operation whose parent is that outer one.
  * A state only moves forward; events of the two aggregates may reach the view in either order.
  */

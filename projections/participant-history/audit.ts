@@ -1,7 +1,7 @@
 import type { BehaviorHistoryEvent, HistoryEventType } from '../../domain/invocation';
 
 /**
- * The audit of stored history (SPEC.md section 6), pure: every settled action has exactly its triple,
+ * The audit of stored history (docs/rules.md, history), pure: every settled action has exactly its triple,
  * admission ordinals run 1, 2, 3... in each invocation, and an invocation's tool triples come
  * immediately before its outer triple. Each broken rule is a finding with a sentence; none means sound.
  */

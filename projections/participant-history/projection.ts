@@ -12,7 +12,7 @@ import type { Projection } from '../runner';
  * revision and renders its RAES behavior history with the domain's `invocationHistory` (see render.ts).
  * A rebuild reads the store once and writes about 150 bytes per invocation; it parses only
  * `InvocationOpened` (for the participant and the episode) and renders nothing. History is visible all
- * together when its invocation closes (SPEC.md section 6).
+ * together when its invocation closes (docs/rules.md, history).
  *
  * Between opening and closing, an invocation's participant and episode wait in memory within a page; at
  * the end of the page what is still open is written to the views database in the same transaction as

@@ -73,7 +73,7 @@ export interface AuditOptions extends StoreFlags {
 }
 
 export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number> => {
-  const opened = openWorkspace(options, { durable: true, readOnly: true });
+  const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools audit: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;

@@ -31,7 +31,7 @@ const describe = (operation: OperationStatus): string => {
 };
 
 export const runOperationsGet = async (operationId: string, options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
-  const opened = openWorkspace(options, { durable: true, readOnly: true });
+  const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools operations get: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;

@@ -11,7 +11,7 @@ export const runProjectionsRebuild = async (name: string | undefined, options: S
     io.stderr(`raes-tools projections rebuild: no projection is named '${name}'; expected one of ${NAMES.join(', ')}\n`);
     return EXIT_USAGE;
   }
-  const opened = openWorkspace(options, { durable: true, writer: 'raes-tools projections rebuild', replaceCorruptViews: true });
+  const opened = await openWorkspace(options, { durable: true, writer: 'raes-tools projections rebuild', replaceCorruptViews: true, rebuildsViews: name === undefined });
   if (!opened.ok) {
     io.stderr(`raes-tools projections rebuild: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;

@@ -141,7 +141,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       ? fail(EXIT_USAGE, inputs.message)
       : fail(EXIT_INVALID, `the scenario and manifest do not check; fix these (see \`raes-tools validate\`):\n${formatDiagnostics(inputs.diagnostics).trimEnd()}`);
   }
-  const opened = openWorkspace(options, { durable: false, writer: 'raes-tools run' });
+  const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run' });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   try {

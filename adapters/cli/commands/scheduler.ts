@@ -50,7 +50,7 @@ const row = (scheduler: SchedulerStatus): string[] => [
 ];
 
 export const runSchedulerList = async (options: Flags, io: CliIo): Promise<number> => {
-  const opened = openWorkspace(options, { durable: true, readOnly: true });
+  const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools scheduler list: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;

@@ -1,4 +1,6 @@
 import {
+  BACKWARDS,
+  END,
   EventStoreDBClient,
   FORWARDS,
   START,
@@ -20,6 +22,7 @@ import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
 import { toEsdbEventId } from './event-ids';
 import { CHECKPOINT_STREAM_PREFIX, EventStoreDbCheckpointStore } from './eventstoredb-checkpoint-store';
 import { toEsdbExpectedRevision } from './expected-revision';
+import type { TailRead } from '../store-tail';
 
 /** What the store writes as EventStoreDB metadata: the port's id and metadata. */
 type MetadataEnvelope = { readonly event_id: string; readonly metadata: JsonObject | null };
@@ -128,6 +131,21 @@ export class EventStoreDbEventStore implements EventStore {
       return { kind: 'read', events };
     } catch (error) {
       return storageFailure(`EventStoreDB: reading $all failed: ${describeError(error)}`);
+    }
+  }
+
+  /** The newest engine event of `$all`, read backwards past system and checkpoint events. */
+  async readLast(): Promise<TailRead> {
+    try {
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END })) {
+        const event = resolved.event;
+        if (event === undefined || !isEngineStream(event.streamId)) continue;
+        const data = event.data as JsonValue;
+        return { kind: 'tail', last: { stream: event.streamId, type: event.type, position: positionOf(event), data: () => data } };
+      }
+      return { kind: 'tail', last: undefined };
+    } catch (error) {
+      return storageFailure(`EventStoreDB: reading the last event of $all failed: ${describeError(error)}`);
     }
   }
 

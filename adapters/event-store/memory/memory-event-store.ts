@@ -15,6 +15,7 @@ import type {
   Subscription,
 } from '../../../domain/ports/event-store';
 import { MemoryCheckpointStore } from './memory-checkpoint-store';
+import type { TailRead } from '../store-tail';
 
 type MemoryStream = { readonly events: RecordedEvent[] };
 
@@ -85,6 +86,12 @@ export class MemoryEventStore implements EventStore {
     const from = Number(options?.after ?? 0n);
     const to = options?.maxCount === undefined ? this.log.length : from + options.maxCount;
     return { kind: 'read', events: this.log.slice(from, to) };
+  }
+
+  async readLast(): Promise<TailRead> {
+    const last = this.log[this.log.length - 1];
+    if (last === undefined) return { kind: 'tail', last: undefined };
+    return { kind: 'tail', last: { stream: last.stream, type: last.type, position: last.position, data: () => last.data } };
   }
 
   subscribe(options: SubscribeOptions): Subscription {

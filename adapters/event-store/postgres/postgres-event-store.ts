@@ -10,6 +10,7 @@ import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store';
 import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
+import { parsedLater, type TailRead } from '../store-tail';
 
 export { DEFAULT_POSTGRES_POOL_SIZE };
 
@@ -22,6 +23,8 @@ export type PostgresEventStoreOptions = {
   readonly connectTimeoutMs?: number;
   /** How often subscriptions read the log when no notification came (a lost LISTEN connection). */
   readonly pollIntervalMs?: number;
+  /** For commands that only read: every transaction is read-only, and missing tables are reported, not created. */
+  readonly readOnly?: boolean;
 };
 
 /**
@@ -42,8 +45,10 @@ export class PostgresEventStore implements EventStore {
   private readonly queue: AppendQueue;
   private schemaReady: Promise<string | undefined> | undefined;
   private closed = false;
+  private readonly readOnly: boolean;
 
   constructor(options: PostgresEventStoreOptions) {
+    this.readOnly = options.readOnly === true;
     this.server = describeServer(options.connectionString);
     const config: PoolConfig = {
       connectionString: options.connectionString,
@@ -57,6 +62,7 @@ export class PostgresEventStore implements EventStore {
     // or the URL's settings. Queued before any query of the connection's first user; a failure shows there.
     this.pool.on('connect', (client) => {
       client.query('SET synchronous_commit = on').catch(() => undefined);
+      if (this.readOnly) client.query('SET default_transaction_read_only = on').catch(() => undefined);
     });
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.listener = new AppendListener(
@@ -88,6 +94,13 @@ export class PostgresEventStore implements EventStore {
       return `PostgreSQL: opening the event store failed: ${describePgError(error, this.server)}`;
     }
     try {
+      if (this.readOnly) {
+        const found = await client.query<{ present: boolean }>("SELECT to_regclass('raes_events') IS NOT NULL AS present");
+        client.release();
+        return found.rows[0]?.present === true
+          ? undefined
+          : `PostgreSQL: the database at ${this.server} holds no event store tables: nothing has run there, or it was emptied. Check --postgres-url (or RAES_POSTGRES_URL), or run \`raes-tools run\` first`;
+      }
       await ensureSchema(client);
       client.release();
       return undefined;
@@ -182,6 +195,19 @@ export class PostgresEventStore implements EventStore {
       return { kind: 'read', events: result.rows.map(recordedEventOf) };
     } catch (error) {
       return storageFailure(`PostgreSQL: reading the log failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  async readLast(): Promise<TailRead> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      const result = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM raes_events ORDER BY position DESC LIMIT 1`);
+      const row = result.rows[0];
+      if (row === undefined) return { kind: 'tail', last: undefined };
+      return { kind: 'tail', last: { stream: row.stream, type: row.type, position: BigInt(row.position), data: parsedLater(row.data) } };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading the last event failed: ${describePgError(error, this.server)}`);
     }
   }
 

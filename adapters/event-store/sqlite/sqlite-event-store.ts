@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
@@ -7,8 +7,10 @@ import { describeError, storageFailure } from '../../../domain/ports/storage-fai
 import type { AppendWriter } from './append-queue';
 import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';
+import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
+import { parsedLater, type TailRead } from '../store-tail';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
 
@@ -18,7 +20,18 @@ export type SqliteEventStoreOptions = {
   readonly busyTimeoutMs?: number;
   /** How often subscriptions look for events appended by other processes. */
   readonly pollIntervalMs?: number;
+  /**
+   * For commands that only read: the file must exist, nothing is created or written beside it
+   * (see openReadOnlyDatabase), and every append is refused.
+   */
+  readonly readOnly?: boolean;
 };
+
+/** The writer of a store opened read-only: there is none. */
+const refusingWriter = (path: string): AppendWriter => ({
+  enqueue: () => Promise.resolve(storageFailure(`the SQLite event store at '${path}' was opened read-only; appends go through a writer command (run, recover, resolve)`)),
+  close: () => Promise.resolve(),
+});
 
 type EventRow = {
   position: number;
@@ -111,6 +124,7 @@ export class SqliteEventStore implements EventStore {
   private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectAll: Statement<[number, number], EventTuple>;
+  private readonly selectLast: Statement<[], EventRow>;
   private closed = false;
 
   /** `database` is the store's connection: projections create their read-model tables in it. */
@@ -118,13 +132,16 @@ export class SqliteEventStore implements EventStore {
     readonly database: Database,
     private readonly pollIntervalMs: number,
     busyTimeoutMs: number,
+    readOnlyPath?: string,
   ) {
     this.checkpoints = new SqliteCheckpointStore(database);
     const onCommitted = this.appended.notify;
     this.writer =
-      database.memory || database.name === IN_MEMORY || database.name === ''
-        ? new InThreadWriter(database, onCommitted)
-        : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted });
+      readOnlyPath !== undefined
+        ? refusingWriter(readOnlyPath)
+        : database.memory || database.name === IN_MEMORY || database.name === ''
+          ? new InThreadWriter(database, onCommitted)
+          : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted });
     this.selectStream = database.prepare<[string, number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
         'AND revision >= ? ORDER BY revision LIMIT ?',
@@ -132,6 +149,17 @@ export class SqliteEventStore implements EventStore {
     this.selectAll = database
       .prepare<[number, number], EventTuple>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
       .raw(true);
+    this.selectLast = database.prepare<[], EventRow>(`SELECT ${COLUMNS} FROM events ORDER BY position DESC LIMIT 1`);
+  }
+
+  async readLast(): Promise<TailRead> {
+    try {
+      const row = this.selectLast.get();
+      if (row === undefined) return { kind: 'tail', last: undefined };
+      return { kind: 'tail', last: { stream: row.stream, type: row.type, position: BigInt(row.position), data: parsedLater(row.data) } };
+    } catch (error) {
+      return storageFailure(`reading the last event failed: ${describeError(error)}`);
+    }
   }
 
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -182,6 +210,7 @@ export class SqliteEventStore implements EventStore {
 
 /** Opens (creating it and its folder when missing) the SQLite file at `options.path`. */
 export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
+  if (options.readOnly === true) return openReadOnlySqliteEventStore(options);
   try {
     if (options.path !== IN_MEMORY) mkdirSync(dirname(options.path), { recursive: true });
     const database = new BetterSqlite3(options.path);
@@ -190,5 +219,29 @@ export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEv
     return new SqliteEventStore(database, options.pollIntervalMs ?? 200, busyTimeoutMs);
   } catch (error) {
     return storageFailure(`opening the SQLite event store at '${options.path}' failed: ${describeError(error)}`);
+  }
+};
+
+const hasEventTables = (database: Database): boolean =>
+  database.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'streams', 'checkpoints')").pluck().get() === 3;
+
+/** Opens an existing file for reading only; a file without the store's tables is reported, not created. */
+const openReadOnlySqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
+  if (!existsSync(options.path)) {
+    return storageFailure(`there is no SQLite event store at '${options.path}': nothing has run there. Check --data-dir (or RAES_SQLITE_PATH), or run \`raes-tools run\` first`);
+  }
+  let database: Database | undefined;
+  try {
+    database = openReadOnlyDatabase(options.path);
+    if (!hasEventTables(database)) {
+      database.close();
+      return storageFailure(
+        `the SQLite event store at '${options.path}' holds no event tables: the file was emptied or is not an event store. Restore it from a backup, or check --data-dir`,
+      );
+    }
+    return new SqliteEventStore(database, options.pollIntervalMs ?? 200, 0, options.path);
+  } catch (error) {
+    database?.close();
+    return storageFailure(`opening the SQLite event store at '${options.path}' read-only failed: ${describeError(error)}`);
   }
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent } from '../../../../domain/ports/event-store';
 import { waitFor } from './wait-for';
+import type { TailReadable } from '../../../../adapters/event-store/store-tail';
 
 /** How a contract run gets a store: `reopen` gives a new store over the same data, as after a restart. */
 export type EventStoreHarness = {
@@ -267,6 +268,23 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
           }),
         ).rejects.toThrow('no');
         expect(await store.checkpoints.read(subscriberId)).toEqual({ kind: 'checkpoint', position: 7n });
+      });
+    });
+
+    describe('the last event (readLast, beside the port)', () => {
+      it('is the event of the highest position, whichever stream it is in, with its data', async () => {
+        const tailReadable = store as EventStore & Partial<TailReadable>;
+        expect(typeof tailReadable.readLast).toBe('function');
+        appended(await store.append(stream('a'), [event('e1')], { expectedRevision: 'no_stream' }));
+        const last = appended(await store.append(stream('b'), [event('e2', 'LastHappened', { n: 2 })], { expectedRevision: 'no_stream' }));
+        const tail = await tailReadable.readLast!();
+        if (tail.kind !== 'tail' || tail.last === undefined) throw new Error(`expected a last event, got ${JSON.stringify(tail, bigintJson)}`);
+        expect({ stream: tail.last.stream, type: tail.last.type, position: tail.last.position, data: tail.last.data() }).toEqual({
+          stream: stream('b'),
+          type: 'LastHappened',
+          position: last.lastPosition,
+          data: { n: 2 },
+        });
       });
     });
   });

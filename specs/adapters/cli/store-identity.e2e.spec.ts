@@ -1,0 +1,136 @@
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { MANIFEST, SCENARIO, cli, scratchDir, withoutStack } from './support/cli';
+
+jest.setTimeout(120_000);
+
+const TOOL_2 = 'participant.autonomous-execution.participant-behavior:participant.behavior.participant-agent:1:tool=2';
+
+const ranDataDir = (name: string): string => {
+  const dataDir = scratchDir(name);
+  const run = cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir);
+  expect(run.status).toBe(0);
+  return dataDir;
+};
+
+const eventCount = (dataDir: string): number => {
+  const db = new BetterSqlite3(join(dataDir, 'events.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+const storeRecord = (dataDir: string): { store_id: string; last_position: string | null } =>
+  JSON.parse(readFileSync(join(dataDir, 'store.json'), 'utf8')) as { store_id: string; last_position: string | null };
+
+describe('the data dir records the store it belongs to', () => {
+  it('a first run identifies the store and records its id and last position', () => {
+    const dataDir = ranDataDir('identified');
+    const record = storeRecord(dataDir);
+    expect(record.store_id).toMatch(/^[0-9a-f-]{36}$/);
+    const db = new BetterSqlite3(join(dataDir, 'events.sqlite'), { readonly: true });
+    const identity = db.prepare("SELECT data, position FROM events WHERE stream = 'store-identity'").all() as { data: string; position: number }[];
+    const last = db.prepare('SELECT MAX(position) FROM events').pluck().get() as number;
+    db.close();
+    expect(identity).toHaveLength(1);
+    expect(JSON.parse(identity[0]!.data)).toMatchObject({ type: 'StoreIdentified', store_id: record.store_id });
+    expect(record.last_position).toBe(String(last));
+  });
+
+  it('an emptied store is refused by every command, and run appends nothing to it', () => {
+    const dataDir = ranDataDir('emptied');
+    writeFileSync(join(dataDir, 'events.sqlite'), '');
+    for (const command of [['run', SCENARIO, '--manifest', MANIFEST], ['recover'], ['audit']]) {
+      const run = cli(...command, '--data-dir', dataDir);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/emptied/);
+      expect(run.stderr).toMatch(/backup/);
+      expect(withoutStack(run)).toBe(true);
+    }
+    const run = cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir);
+    expect(run.stderr).toMatch(/is empty, but .* holds the views and job of store [0-9a-f-]{36}/);
+    expect(eventCount(dataDir)).toBe(0);
+  });
+
+  it('a store file removed from its data dir is reported by a read-only command as lost, not as never run', () => {
+    const dataDir = ranDataDir('removed');
+    rmSync(join(dataDir, 'events.sqlite'));
+    const run = cli('audit', '--data-dir', dataDir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`belongs to store ${storeRecord(dataDir).store_id}, so the store was removed or emptied: restore it from a backup`));
+    expect(existsSync(join(dataDir, 'events.sqlite'))).toBe(false);
+  });
+
+  it('a store replaced by another one is refused, naming both stores', () => {
+    const dataDir = ranDataDir('replaced');
+    const other = ranDataDir('replacement');
+    const before = eventCount(other);
+    copyFileSync(join(other, 'events.sqlite'), join(dataDir, 'events.sqlite'));
+    for (const command of [['audit'], ['recover'], ['run', SCENARIO, '--manifest', MANIFEST]]) {
+      const run = cli(...command, '--data-dir', dataDir);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`is store ${storeRecord(other).store_id}, but ${dataDir} belongs to store ${storeRecord(dataDir).store_id}: the store was replaced`);
+    }
+    expect(eventCount(dataDir)).toBe(before);
+  });
+
+  it('a store behind what the data dir saw is refused until `projections rebuild` accepts the restored backup', () => {
+    const dataDir = ranDataDir('behind');
+    const backup = join(scratchDir('backup'), 'events.sqlite');
+    copyFileSync(join(dataDir, 'events.sqlite'), backup);
+    expect(cli('resolve', TOOL_2, '--effect', 'absent', '--evidence', 'ticket-1', '--data-dir', dataDir).status).toBe(0);
+    const seen = storeRecord(dataDir).last_position;
+    copyFileSync(backup, join(dataDir, 'events.sqlite'));
+
+    for (const command of [['audit'], ['resolve', TOOL_2, '--effect', 'absent', '--evidence', 'ticket-1'], ['projections', 'rebuild', 'operations']]) {
+      const run = cli(...command, '--data-dir', dataDir);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`ends at position \\d+, behind position ${seen} that .* has seen`));
+      expect(run.stderr).toContain(`raes-tools projections rebuild --data-dir ${dataDir}`);
+    }
+    expect(cli('projections', 'rebuild', '--data-dir', dataDir).status).toBe(0);
+    expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
+    expect(cli('resolve', TOOL_2, '--effect', 'absent', '--evidence', 'ticket-1', '--data-dir', dataDir).status).toBe(0);
+  });
+});
+
+describe('a writer checks the store is readable to its end before it appends', () => {
+  const damageLastEvent = (dataDir: string, type: string, data: string): void => {
+    const db = new BetterSqlite3(join(dataDir, 'events.sqlite'));
+    db.prepare('UPDATE events SET type = ?, data = ? WHERE position = (SELECT MAX(position) FROM events)').run(type, data);
+    db.close();
+  };
+
+  it.each([
+    ['data that is not JSON', 'SchedulerStopped', '{not json', /its data is not JSON/],
+    ['an unknown event type', 'Bogus', '{"type":"Bogus"}', /recorded type 'Bogus'\) is not an event the engine writes/],
+  ])('refuses a last event with %s, appending nothing', (_what, type, data, reason) => {
+    const dataDir = ranDataDir('corrupt-tail');
+    damageLastEvent(dataDir, type, data);
+    const before = eventCount(dataDir);
+    for (const command of [['recover'], ['run', SCENARIO, '--manifest', MANIFEST], ['resolve', TOOL_2, '--effect', 'absent', '--evidence', 'x']]) {
+      const run = cli(...command, '--data-dir', dataDir);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/is not readable to its end, so nothing was appended to it/);
+      expect(run.stderr).toMatch(reason);
+      expect(run.stderr).toMatch(/Restore the store from a backup/);
+      expect(withoutStack(run)).toBe(true);
+    }
+    expect(eventCount(dataDir)).toBe(before);
+  });
+});
+
+it('a data dir from before store identities is adopted by its next writer', () => {
+  const dataDir = ranDataDir('legacy');
+  const db = new BetterSqlite3(join(dataDir, 'events.sqlite'));
+  db.prepare("DELETE FROM events WHERE stream = 'store-identity'").run();
+  db.close();
+  rmSync(join(dataDir, 'store.json'));
+  expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
+  expect(existsSync(join(dataDir, 'store.json'))).toBe(false);
+  expect(cli('recover', '--data-dir', dataDir).status).toBe(0);
+  expect(storeRecord(dataDir).store_id).toMatch(/^[0-9a-f-]{36}$/);
+});
