@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
+import { ChainedEventStore } from '../event-store/chained-event-store';
 import { openViewsDatabase } from '../views/views-database';
 import { checkStore, recordLastPosition } from './store-check';
 import { readStoreRecord } from './store-record';
@@ -194,7 +195,8 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
     const message = isCorruptViews(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
     return { ok: false, usage: false, message };
   }
-  const store = opened.store;
+  // Every writer appends through the chain (docs/integrity.md); a reader sees the store as it is.
+  const store = options.writer === undefined ? opened.store : new ChainedEventStore(opened.store);
   return {
     ok: true,
     config,

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from '../ports/event-store';
 import { canonicalJson } from './canonical-json';
 
 /**
- * The hash chain of a stream (docs/history-integrity.md): every event the engine appends carries, in
+ * The hash chain of a stream (docs/integrity.md): every event the engine appends carries, in
  * its metadata under CHAIN_KEY, the digest of its own content and of the previous event of its
  * stream. Editing, dropping or reordering an event breaks the chain at that event.
  */
@@ -12,11 +12,11 @@ export const CHAIN_KEY = 'raes_chain';
 export const CHAIN_VERSION = 1;
 
 /** What an event's metadata carries under CHAIN_KEY. `previous` is null for a stream's first event. */
-export interface ChainLink {
+export type ChainLink = {
   readonly v: typeof CHAIN_VERSION;
   readonly digest: string;
   readonly previous: string | null;
-}
+};
 
 export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 

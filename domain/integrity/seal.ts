@@ -2,7 +2,7 @@ import type { JsonValue } from '../ports/event-store';
 import { sha256Hex } from './chain';
 
 /**
- * Seals link the global order (docs/history-integrity.md): a running digest over every chained
+ * Seals link the global order (docs/integrity.md): a running digest over every chained
  * event's link digest in position order, written from time to time to the seal stream. Removing a
  * whole stream, or events of several streams, leaves every stream chain that remains intact but
  * changes the running digest of every seal that covered them.
