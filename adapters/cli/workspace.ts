@@ -110,6 +110,8 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
       ...workspace,
       close: async () => {
         try {
+          // The closing seal first, so that the position recorded below is the store's last.
+          if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
           // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
           await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }).catchUp();
           await recordLastPosition(workspace.store, workspace.dataDir, record);

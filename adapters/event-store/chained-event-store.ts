@@ -13,6 +13,8 @@ import type {
   VersionConflict,
 } from '../../domain/ports/event-store';
 import { CHAIN_KEY, chainLink, linkOf } from '../../domain/integrity/chain';
+import { SEAL_STREAM } from '../../domain/integrity/seal';
+import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
 
 /**
@@ -25,7 +27,13 @@ import type { OpenedEventStore, TailRead } from './store-tail';
  * retried when another writer moved it). Heads are cached per stream; only a successful append
  * updates the cache, a conflict or a storage failure forgets the stream, and a miss reads the one
  * event at the expected revision.
+ *
+ * Every `sealEvery` events, and when the store is sealed or closed, a seal over the global order is
+ * written in the background (history-sealer.ts); docs/decisions.md says why not more often.
  */
+
+/** Events between two seals while the engine runs; see docs/decisions.md. */
+export const SEAL_EVERY = 1000;
 
 /** The last event of a stream as the chain sees it: its revision, and its link digest (null when it carries none). */
 type Head = { readonly revision: bigint; readonly digest: string | null };
@@ -39,8 +47,25 @@ type Resolved = { readonly kind: 'resolved'; readonly expected: bigint | 'no_str
 
 export class ChainedEventStore implements OpenedEventStore {
   private readonly heads = new Map<string, Head>();
+  private readonly sealer: HistorySealer;
+  /** Events appended since the last seal began. */
+  private unsealed = 0;
+  /** The seal being written, if any: seals are written one at a time. */
+  private sealing: Promise<Sealed> | undefined;
 
-  constructor(private readonly inner: OpenedEventStore) {}
+  constructor(
+    private readonly inner: OpenedEventStore,
+    private readonly sealEvery: number = SEAL_EVERY,
+  ) {
+    this.sealer = new HistorySealer(this);
+  }
+
+  /** Seals the history appended so far (after the seal in hand, if one is being written). */
+  async seal(): Promise<Sealed> {
+    if (this.sealing !== undefined) await this.sealing;
+    if (this.unsealed === 0) return { kind: 'nothing_new' };
+    return this.startSeal();
+  }
 
   get checkpoints(): OpenedEventStore['checkpoints'] {
     return this.inner.checkpoints;
@@ -76,8 +101,30 @@ export class ChainedEventStore implements OpenedEventStore {
     return this.inner.readLast();
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    try {
+      await this.seal();
+    } finally {
+      await this.inner.close();
+    }
+  }
+
+  private startSeal(): Promise<Sealed> {
+    this.unsealed = 0;
+    const sealing = this.sealer.seal().catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
+    this.sealing = sealing;
+    void sealing.then((sealed) => {
+      if (this.sealing === sealing) this.sealing = undefined;
+      // What a failed seal would have covered is covered by the next one.
+      if (sealed.kind === 'storage_failure') this.unsealed = Math.max(this.unsealed, 1);
+    });
+    return sealing;
+  }
+
+  private noteAppended(stream: string, count: number): void {
+    if (stream === SEAL_STREAM) return;
+    this.unsealed += count;
+    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal();
   }
 
   private async appendLinked(stream: string, events: readonly EventToAppend[], resolved: Resolved): Promise<AppendResult> {
@@ -99,7 +146,10 @@ export class ChainedEventStore implements OpenedEventStore {
       this.heads.delete(stream);
       return result;
     }
-    if (events.length > 0) this.remember(stream, { revision: first + BigInt(events.length - 1), digest: previous });
+    if (events.length > 0) {
+      this.remember(stream, { revision: first + BigInt(events.length - 1), digest: previous });
+      this.noteAppended(stream, events.length);
+    }
     return result;
   }
 

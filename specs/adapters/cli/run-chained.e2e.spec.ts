@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { chainLink, linkOf } from '../../../domain/integrity/chain';
+import { SEAL_STREAM, asSeal } from '../../../domain/integrity/seal';
 import { MANIFEST, SCENARIO, cli, scratchDir } from './support/cli';
 
 jest.setTimeout(120_000);
@@ -21,5 +22,10 @@ describe('raes-tools run writes a chained history', () => {
       expect(link).toEqual(chainLink(heads.get(row.stream) ?? null, row.stream, row.revision, row.type, JSON.parse(row.data)));
       heads.set(row.stream, link!.digest);
     }
+    // The run closed with a seal over everything before it, and a later writer opens after it.
+    const last = rows[rows.length - 1]!;
+    expect(last.stream).toBe(SEAL_STREAM);
+    expect(asSeal(JSON.parse(last.data))?.event_count).toBe(rows.length - 1);
+    expect(cli('recover', '--data-dir', dataDir).status).toBe(0);
   });
 });
