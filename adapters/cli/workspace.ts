@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
-import { ChainedEventStore } from '../event-store/chained-event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../event-store/chained-event-store';
 import { openViewsDatabase } from '../views/views-database';
 import { checkStore, recordLastPosition } from './store-check';
 import { readStoreRecord } from './store-record';
@@ -198,7 +198,7 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
     return { ok: false, usage: false, message };
   }
   // Every writer appends through the chain (docs/integrity.md); a reader sees the store as it is.
-  const store = options.writer === undefined ? opened.store : new ChainedEventStore(opened.store);
+  const store = options.writer === undefined ? opened.store : new ChainedEventStore(opened.store, SEAL_EVERY, config.kind !== 'eventstoredb');
   return {
     ok: true,
     config,

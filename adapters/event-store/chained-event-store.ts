@@ -53,9 +53,14 @@ export class ChainedEventStore implements OpenedEventStore {
   /** The seal being written, if any: seals are written one at a time. */
   private sealing: Promise<Sealed> | undefined;
 
+  /**
+   * `densePositions`: the store gives an append's events consecutive positions (SQLite, PostgreSQL,
+   * memory), so the sealer can place this process's digests without reading them back.
+   */
   constructor(
     private readonly inner: OpenedEventStore,
     private readonly sealEvery: number = SEAL_EVERY,
+    private readonly densePositions = false,
   ) {
     this.sealer = new HistorySealer(this);
   }
@@ -130,6 +135,7 @@ export class ChainedEventStore implements OpenedEventStore {
   private async appendLinked(stream: string, events: readonly EventToAppend[], resolved: Resolved): Promise<AppendResult> {
     const first = resolved.expected === 'no_stream' ? 0n : resolved.expected + 1n;
     const linked: EventToAppend[] = new Array(events.length);
+    const digests: string[] = new Array(events.length);
     let previous = resolved.previous;
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index]!;
@@ -140,6 +146,7 @@ export class ChainedEventStore implements OpenedEventStore {
           ? { id: event.id, type: event.type, data: event.data, metadata }
           : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson };
       previous = link.digest;
+      digests[index] = link.digest;
     }
     const result = await this.inner.append(stream, linked, { expectedRevision: resolved.expected });
     if (result.kind !== 'appended') {
@@ -148,6 +155,7 @@ export class ChainedEventStore implements OpenedEventStore {
     }
     if (events.length > 0) {
       this.remember(stream, { revision: first + BigInt(events.length - 1), digest: previous });
+      if (this.densePositions) this.sealer.noteAppended(result.lastPosition, digests);
       this.noteAppended(stream, events.length);
     }
     return result;

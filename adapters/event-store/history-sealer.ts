@@ -3,10 +3,12 @@ import { linkOf } from '../../domain/integrity/chain';
 import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn, sealData } from '../../domain/integrity/seal';
 
 /**
- * Writes the seals of docs/integrity.md: reads back, in position order, the events stored since the
- * last seal, rolls their link digests on, and appends a HistorySealed event through the chain. It
- * reads back rather than remembering what it appended because only the store knows the global order
- * (and the positions other writers took in between).
+ * Writes the seals of docs/integrity.md: rolls on, in position order, the link digests of the events
+ * stored since the last seal, and appends a HistorySealed event through the chain. The digests come
+ * from what this process appended when they cover every position after the last seal without a gap
+ * (a run of consecutive positions leaves no room for another writer's event); otherwise, after a
+ * restart, on a store with sparse positions or when another writer appended, they are read back from
+ * the store, which alone knows the global order.
  */
 
 type SealState = {
@@ -24,9 +26,17 @@ export type Sealed = { readonly kind: 'sealed' | 'nothing_new' } | StorageFailur
 
 export class HistorySealer {
   private state: SealState | undefined;
+  /** Link digests this process appended, by position, not sealed yet. */
+  private readonly appended = new Map<bigint, string>();
 
   /** `store` is the chained store: the seal itself is a linked event of the seal stream. */
   constructor(private readonly store: EventStore) {}
+
+  /** Notes the digests of an append whose events hold consecutive positions ending at `lastPosition`. */
+  noteAppended(lastPosition: bigint, digests: readonly string[]): void {
+    let position = lastPosition - BigInt(digests.length) + 1n;
+    for (const digest of digests) this.appended.set(position++, digest);
+  }
 
   async seal(): Promise<Sealed> {
     // Two rounds: another engine on the same store may have sealed since this one last looked.
@@ -35,10 +45,20 @@ export class HistorySealer {
       if ('kind' in state) return state;
       this.state = state;
       let { through, count, rolling } = state;
+      if (through !== undefined) {
+        for (let next = through + 1n, digest = this.appended.get(next); digest !== undefined; next += 1n, digest = this.appended.get(next)) {
+          rolling = rollOn(rolling, digest);
+          count += 1;
+          through = next;
+          this.appended.delete(next);
+        }
+      }
+      // Read back what this process did not append (or could not place), from where its own digests end.
       for (;;) {
         const read = await this.store.readAll({ ...(through === undefined ? {} : { after: through }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
+          this.appended.delete(event.position);
           const link = linkOf(event.metadata);
           if (link === undefined) continue;
           rolling = rollOn(rolling, link.digest);

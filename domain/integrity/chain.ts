@@ -22,7 +22,8 @@ export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
 /** The text a link digest is taken over: the canonical JSON of the event's place, type, data and predecessor. */
 export const linkedContent = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue): string =>
-  canonicalJson({ previous, stream, revision, type, data });
+  // canonicalJson({ previous, stream, revision, type, data }), its members written in their sorted order.
+  `{"data":${canonicalJson(data)},"previous":${previous === null ? 'null' : JSON.stringify(previous)},"revision":${canonicalJson(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`;
 
 export const chainLink = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue): ChainLink => ({
   v: CHAIN_VERSION,
