@@ -13,6 +13,8 @@ import {
 } from '../../projections';
 import { invocationAggregate } from '../../domain/application';
 import { fail, type Built } from './engine';
+import type { IntegrityReport } from '../../domain/integrity/verify';
+import { auditIntegrity } from './audit-integrity';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
 
@@ -51,6 +53,8 @@ export interface AuditedInvocation {
 
 export interface AuditReport {
   readonly filter: HistoryFilter;
+  /** The chains and seals of the whole store (docs/integrity.md), whatever the filter. */
+  readonly integrity: IntegrityReport;
   readonly history_events: number;
   readonly invocations: readonly AuditedInvocation[];
   readonly open_invocations: readonly string[];
@@ -118,12 +122,19 @@ const draftsOf = (history: readonly BehaviorHistoryEvent[]): Draft[] => {
   return [...drafts.values()];
 };
 
+/** A failure of the audit's other parts, with the integrity findings that may explain it. */
+const failWithFindings = (message: string, integrity: IntegrityReport): Built<never> =>
+  fail(EXIT_INVALID, integrity.findings.length === 0 ? message : `${message}\n${integrity.findings.map((finding) => `  ${finding.code}: ${finding.message}`).join('\n')}`);
+
 export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<AuditReport>> => {
+  // First, over the store as it is: tampering may be what keeps the views from catching up.
+  const integrity = await auditIntegrity(workspace.store);
+  if ('kind' in integrity) return fail(EXIT_INVALID, `reading the event store failed: ${integrity.reason}`);
   const caught = await catchUpViews(workspace);
-  if (!caught.ok) return caught;
+  if (!caught.ok) return failWithFindings(caught.message, integrity);
   const rendered = await storedHistory(workspace.views, workspace.store, filter);
   if (rendered.kind === 'history_unavailable') {
-    return fail(EXIT_INVALID, `the participant history cannot be rendered: ${rendered.reason}; ${rendered.advice}`);
+    return failWithFindings(`the participant history cannot be rendered: ${rendered.reason}; ${rendered.advice}`, integrity);
   }
   const history = rendered.events;
   const invocations: AuditedInvocation[] = [];
@@ -177,12 +188,13 @@ export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilt
     ok: true,
     value: {
       filter,
+      integrity,
       history_events: history.length,
       invocations,
       open_invocations: open,
       schedulers: listSchedulers(workspace.views, filter.participant),
       findings,
-      sound: findings.length === 0,
+      sound: findings.length === 0 && integrity.findings.length === 0,
     },
   };
 };

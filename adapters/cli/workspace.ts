@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
+import { ChainedEventStore, SEAL_EVERY } from '../event-store/chained-event-store';
 import { openViewsDatabase } from '../views/views-database';
 import { sqliteViews, type SqliteViews } from '../views/sqlite';
 import { checkStore, recordLastPosition } from './store-check';
@@ -110,6 +111,8 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
       ...workspace,
       close: async () => {
         try {
+          // The closing seal first, so that the position recorded below is the store's last.
+          if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
           // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
           await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }).catchUp();
           await recordLastPosition(workspace.store, workspace.dataDir, record);
@@ -195,7 +198,8 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
     const message = isCorruptViews(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
     return { ok: false, usage: false, message };
   }
-  const store = opened.store;
+  // Every writer appends through the chain (docs/integrity.md); a reader sees the store as it is.
+  const store = options.writer === undefined ? opened.store : new ChainedEventStore(opened.store, SEAL_EVERY, config.kind !== 'eventstoredb');
   const viewsPort = sqliteViews(views);
   return {
     ok: true,

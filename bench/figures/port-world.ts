@@ -2,21 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessRuntime, RuntimeManager, toolActionRequestFor, type Harness, type InvocationToolActionPort } from '../../domain/application';
-import type { SqliteEventStore } from '../../adapters/event-store';
+import type { EventStore } from '../../adapters/event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
 
-/** A runtime manager over a fresh SQLite store in a temp dir, running `harness` for `agents` participants. */
+/**
+ * A runtime manager over a fresh SQLite store in a temp dir, running `harness` for `agents`
+ * participants; `chained` puts the hash chain and its seals over the store, as every engine writer has.
+ */
 export interface PortWorld {
   readonly dir: string;
-  readonly store: SqliteEventStore;
+  readonly store: EventStore;
   readonly manager: RuntimeManager;
   dispose(): Promise<void>;
 }
 
-export const portWorld = async (name: string, agents: number, harness: Harness): Promise<PortWorld> => {
+export const portWorld = async (name: string, agents: number, harness: Harness, options: { readonly chained?: boolean } = {}): Promise<PortWorld> => {
   const dir = mkdtempSync(join(tmpdir(), `raes-bench-${name}-`));
-  const store = openBenchStore(join(dir, 'events.sqlite'));
+  const plain = openBenchStore(join(dir, 'events.sqlite'));
+  const store = options.chained === true ? new ChainedEventStore(plain, SEAL_EVERY, true) : plain;
   const manager = new RuntimeManager({
     compiled: benchScenario({ agents }),
     manifest: benchManifest(),

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { SchedulerStatus } from '../../../projections';
 import type { AuditReport } from '../audit-report';
 import { buildAuditReport } from '../audit-report';
+import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
@@ -9,6 +10,9 @@ import { storeFlagsOf, storeOptions } from '../store-options';
 
 export const SOUND_SENTENCE =
   'every settled tool action has exactly its three history events, admission ordinals run 1, 2, 3... in each invocation, and each invocation\'s tool triples come immediately before its outer triple';
+
+export const INTEGRITY_SENTENCE =
+  'every chained event matches its chain link and links to the event before it in its stream, and every seal matches the history it covers (docs/integrity.md)';
 
 const describeScheduler = (scheduler: SchedulerStatus): string[] => {
   const status = scheduler.status === 'stopped' ? `stopped (${scheduler.stopped_by?.reason ?? 'stopped'})` : 'running';
@@ -56,11 +60,13 @@ export const formatAudit = (report: AuditReport): string => {
   if (report.schedulers.length > 0) {
     text += `\nSchedulers\n${table(['participant', 'policy', 'status', 'attempts', 'unresolved'], report.schedulers.map(describeScheduler))}`;
   }
+  text += formatIntegrity(report.integrity);
   if (report.sound) {
-    text += `\nVerification: sound, no findings: ${SOUND_SENTENCE}.\n`;
+    text += `\nVerification: sound, no findings: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}.\n`;
   } else {
-    text += `\nVerification: ${plural(report.findings.length, 'finding')}\n`;
-    for (const finding of report.findings) text += `  ${finding.code}: ${finding.message}\n`;
+    const findings = [...report.integrity.findings, ...report.findings];
+    text += `\nVerification: ${plural(findings.length, 'finding')}\n`;
+    for (const finding of findings) text += `  ${finding.code}: ${finding.message}\n`;
   }
   return text;
 };
@@ -104,7 +110,7 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
     .option('--invocation <id>', 'only this invocation (its outer action instance id)')
     .option('--json', 'print the report as JSON');
   storeOptions(command)
-    .addHelpText('after', `\nVerified: ${SOUND_SENTENCE}.\nExit codes: 0 sound, 1 findings (or the store failed), 2 usage error.`)
+    .addHelpText('after', `\nVerified: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}. The first finding names the first event where the history breaks.\nExit codes: 0 sound, 1 findings (or the store failed), 2 usage error.`)
     .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runAudit(

@@ -8,6 +8,8 @@ export type EventStoreHarness = {
   readonly open: () => Promise<EventStore>;
   readonly reopen: (previous: EventStore) => Promise<EventStore>;
   readonly dispose?: () => Promise<void>;
+  /** A metadata key the store under test adds to every event it appends (the chain link of a chained store). */
+  readonly addedMetadataKey?: string;
 };
 
 const event = (id: string, type = 'ThingHappened', data: EventToAppend['data'] = { id }): EventToAppend => ({
@@ -65,8 +67,16 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
           ['e2', 1n, stream('a')],
           ['e3', 2n, stream('a')],
         ]);
-        expect(events[1]).toMatchObject({ type: 'OtherHappened', data: { n: 2, list: [1, 'x'] }, metadata: { by: 'spec' } });
-        expect(events[0]!.metadata).toBeUndefined();
+        const callerMetadata = (recorded: RecordedEvent) => {
+          const key = harness.addedMetadataKey;
+          if (key === undefined || recorded.metadata === undefined) return recorded.metadata;
+          expect(recorded.metadata[key]).toBeDefined();
+          const kept = Object.fromEntries(Object.entries(recorded.metadata).filter(([name]) => name !== key));
+          return Object.keys(kept).length === 0 ? undefined : kept;
+        };
+        expect(events[1]).toMatchObject({ type: 'OtherHappened', data: { n: 2, list: [1, 'x'] } });
+        expect(callerMetadata(events[1]!)).toEqual({ by: 'spec' });
+        expect(callerMetadata(events[0]!)).toBeUndefined();
         expect(events[0]!.recordedAt).toBeInstanceOf(Date);
         expect(events[0]!.position < events[1]!.position && events[1]!.position < events[2]!.position).toBe(true);
         expect(events[2]!.position).toBe((await store.append(stream('a'), [event('e3')], { expectedRevision: 1n }) as { lastPosition: bigint }).lastPosition);

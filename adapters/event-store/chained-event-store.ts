@@ -1,0 +1,223 @@
+import type {
+  AppendOptions,
+  AppendResult,
+  EventToAppend,
+  ExpectedRevision,
+  JsonObject,
+  ReadAllOptions,
+  ReadResult,
+  ReadStreamOptions,
+  StorageFailure,
+  SubscribeOptions,
+  Subscription,
+  VersionConflict,
+} from '../../domain/ports/event-store';
+import { CHAIN_KEY, chainLink, linkOf } from '../../domain/integrity/chain';
+import { SEAL_STREAM } from '../../domain/integrity/seal';
+import { HistorySealer, type Sealed } from './history-sealer';
+import type { OpenedEventStore, TailRead } from './store-tail';
+
+/**
+ * The event store every writer of the engine appends through: it adds to each event's metadata its
+ * chain link (docs/integrity.md), computed from the head of the event's stream. Reads, subscriptions
+ * and checkpoints pass through unchanged.
+ *
+ * A link names the revision its event lands at, so every append goes to the store with an exact
+ * expected revision: `any` and `stream_exists` are resolved against the stream's head first (and
+ * retried when another writer moved it). Heads are cached per stream; only a successful append
+ * updates the cache, a conflict or a storage failure forgets the stream, and a miss reads the one
+ * event at the expected revision.
+ *
+ * Every `sealEvery` events, and when the store is sealed or closed, a seal over the global order is
+ * written in the background (history-sealer.ts); docs/decisions.md says why not more often.
+ */
+
+/** Events between two seals while the engine runs; see docs/decisions.md. */
+export const SEAL_EVERY = 1000;
+
+/** The last event of a stream as the chain sees it: its revision, and its link digest (null when it carries none). */
+type Head = { readonly revision: bigint; readonly digest: string | null };
+
+/** Streams whose heads are kept; beyond it the oldest is forgotten (a miss only costs one read). */
+const MAX_CACHED_HEADS = 20_000;
+/** Rounds of resolving `any` or `stream_exists` while other writers keep moving the stream. */
+const MAX_RESOLVE_ROUNDS = 8;
+
+type Resolved = { readonly kind: 'resolved'; readonly expected: bigint | 'no_stream'; readonly previous: string | null };
+
+export class ChainedEventStore implements OpenedEventStore {
+  private readonly heads = new Map<string, Head>();
+  private readonly sealer: HistorySealer;
+  /** Events appended since the last seal began. */
+  private unsealed = 0;
+  /** The seal being written, if any: seals are written one at a time. */
+  private sealing: Promise<Sealed> | undefined;
+
+  /**
+   * `densePositions`: the store gives an append's events consecutive positions (SQLite, PostgreSQL,
+   * memory), so the sealer can place this process's digests without reading them back.
+   */
+  constructor(
+    private readonly inner: OpenedEventStore,
+    private readonly sealEvery: number = SEAL_EVERY,
+    private readonly densePositions = false,
+  ) {
+    this.sealer = new HistorySealer(this);
+  }
+
+  /** Seals the history appended so far (after the seal in hand, if one is being written). */
+  async seal(): Promise<Sealed> {
+    if (this.sealing !== undefined) await this.sealing;
+    if (this.unsealed === 0) return { kind: 'nothing_new' };
+    return this.startSeal();
+  }
+
+  get checkpoints(): OpenedEventStore['checkpoints'] {
+    return this.inner.checkpoints;
+  }
+
+  async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    const asked = options.expectedRevision;
+    const exact = asked !== 'any' && asked !== 'stream_exists';
+    for (let round = 0; ; round += 1) {
+      const resolved = await this.resolve(stream, asked, events);
+      if (resolved.kind !== 'resolved') return resolved;
+      const result = await this.appendLinked(stream, events, resolved);
+      // A conflict on a revision this store chose (not the caller) is another writer's append: look again.
+      if (result.kind === 'version_conflict' && !exact && round + 1 < MAX_RESOLVE_ROUNDS) continue;
+      if (result.kind === 'version_conflict' && !exact) return { ...result, expected: asked };
+      return result;
+    }
+  }
+
+  readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
+    return this.inner.readStream(stream, options);
+  }
+
+  readAll(options?: ReadAllOptions): Promise<ReadResult> {
+    return this.inner.readAll(options);
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    return this.inner.subscribe(options);
+  }
+
+  readLast(): Promise<TailRead> {
+    return this.inner.readLast();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.seal();
+    } finally {
+      await this.inner.close();
+    }
+  }
+
+  private startSeal(): Promise<Sealed> {
+    this.unsealed = 0;
+    const sealing = this.sealer.seal().catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
+    this.sealing = sealing;
+    void sealing.then((sealed) => {
+      if (this.sealing === sealing) this.sealing = undefined;
+      // What a failed seal would have covered is covered by the next one.
+      if (sealed.kind === 'storage_failure') this.unsealed = Math.max(this.unsealed, 1);
+    });
+    return sealing;
+  }
+
+  private noteAppended(stream: string, count: number): void {
+    if (stream === SEAL_STREAM) return;
+    this.unsealed += count;
+    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal();
+  }
+
+  private async appendLinked(stream: string, events: readonly EventToAppend[], resolved: Resolved): Promise<AppendResult> {
+    const first = resolved.expected === 'no_stream' ? 0n : resolved.expected + 1n;
+    const linked: EventToAppend[] = new Array(events.length);
+    const digests: string[] = new Array(events.length);
+    let previous = resolved.previous;
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index]!;
+      const link = chainLink(previous, stream, Number(first + BigInt(index)), event.type, event.data);
+      const metadata: JsonObject = event.metadata === undefined ? { [CHAIN_KEY]: link } : { ...event.metadata, [CHAIN_KEY]: link };
+      linked[index] =
+        event.dataJson === undefined
+          ? { id: event.id, type: event.type, data: event.data, metadata }
+          : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson };
+      previous = link.digest;
+      digests[index] = link.digest;
+    }
+    const result = await this.inner.append(stream, linked, { expectedRevision: resolved.expected });
+    if (result.kind !== 'appended') {
+      this.heads.delete(stream);
+      return result;
+    }
+    if (events.length > 0) {
+      this.remember(stream, { revision: first + BigInt(events.length - 1), digest: previous });
+      if (this.densePositions) this.sealer.noteAppended(result.lastPosition, digests);
+      this.noteAppended(stream, events.length);
+    }
+    return result;
+  }
+
+  /** The exact revision to append after and the digest to link to, from the cache or the store. */
+  private async resolve(stream: string, asked: ExpectedRevision, events: readonly EventToAppend[]): Promise<Resolved | AppendResult> {
+    if (asked === 'no_stream') return { kind: 'resolved', expected: 'no_stream', previous: null };
+    if (asked !== 'any' && asked !== 'stream_exists') {
+      const revision = BigInt(asked);
+      const cached = this.heads.get(stream);
+      if (cached !== undefined && cached.revision === revision) return { kind: 'resolved', expected: revision, previous: cached.digest };
+      const read = await this.inner.readStream(stream, { fromRevision: revision, maxCount: 1 });
+      if (read.kind === 'storage_failure') return read;
+      const event = read.events[0];
+      // No event there: the store will answer with the conflict; link to nothing meanwhile.
+      const previous = event !== undefined && event.revision === revision ? (linkOf(event.metadata)?.digest ?? null) : null;
+      return { kind: 'resolved', expected: revision, previous };
+    }
+    const head = await this.readHead(stream);
+    if (head.kind === 'storage_failure') return head;
+    if (head.head === undefined) {
+      return asked === 'any' ? { kind: 'resolved', expected: 'no_stream', previous: null } : { kind: 'version_conflict', stream, expected: asked, actual: 'no_stream' };
+    }
+    const done = await this.alreadyAtEnd(stream, events, head.head.revision);
+    if (done !== undefined) return done;
+    return { kind: 'resolved', expected: head.head.revision, previous: head.head.digest };
+  }
+
+  /**
+   * The earlier result when the stream ends with these ids, in order: an `any` or `stream_exists` append
+   * retried after it succeeded writes nothing again, as every store's own check would decide.
+   */
+  private async alreadyAtEnd(stream: string, events: readonly EventToAppend[], last: bigint): Promise<AppendResult | undefined> {
+    const start = last - BigInt(events.length) + 1n;
+    if (events.length === 0 || start < 0n) return undefined;
+    const read = await this.inner.readStream(stream, { fromRevision: start, maxCount: events.length });
+    if (read.kind === 'storage_failure') return read;
+    if (read.events.length !== events.length || read.events.some((recorded, index) => recorded.id !== events[index]!.id)) return undefined;
+    const end = read.events[read.events.length - 1]!;
+    return { kind: 'appended', nextExpectedRevision: end.revision, lastPosition: end.position };
+  }
+
+  /** The stream's last event, read through to its end (only `any` and `stream_exists` appends need it). */
+  private async readHead(stream: string): Promise<{ readonly kind: 'head'; readonly head: Head | undefined } | StorageFailure> {
+    let head: Head | undefined;
+    for (;;) {
+      const read = await this.inner.readStream(stream, { fromRevision: head === undefined ? 0n : head.revision + 1n, maxCount: 1000 });
+      if (read.kind === 'storage_failure') return read;
+      const last = read.events[read.events.length - 1];
+      if (last === undefined) return { kind: 'head', head };
+      head = { revision: last.revision, digest: linkOf(last.metadata)?.digest ?? null };
+      if (read.events.length < 1000) return { kind: 'head', head };
+    }
+  }
+
+  private remember(stream: string, head: Head): void {
+    const cached = this.heads.get(stream);
+    // Appends that settle out of order: a later revision is never replaced by an earlier one.
+    if (cached !== undefined && cached.revision >= head.revision) return;
+    this.heads.delete(stream);
+    if (this.heads.size >= MAX_CACHED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
+    this.heads.set(stream, head);
+  }
+}

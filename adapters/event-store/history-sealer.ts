@@ -1,0 +1,99 @@
+import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
+import { linkOf } from '../../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn, sealData } from '../../domain/integrity/seal';
+
+/**
+ * Writes the seals of docs/integrity.md: rolls on, in position order, the link digests of the events
+ * stored since the last seal, and appends a HistorySealed event through the chain. The digests come
+ * from what this process appended when they cover every position after the last seal without a gap
+ * (a run of consecutive positions leaves no room for another writer's event); otherwise, after a
+ * restart, on a store with sparse positions or when another writer appended, they are read back from
+ * the store, which alone knows the global order.
+ */
+
+type SealState = {
+  /** The position the last seal covers through; undefined before the first seal. */
+  readonly through: bigint | undefined;
+  readonly count: number;
+  readonly rolling: string;
+  /** The seal stream's last revision, the expected revision of the next seal. */
+  readonly revision: bigint | 'no_stream';
+};
+
+const PAGE = 1000;
+
+export type Sealed = { readonly kind: 'sealed' | 'nothing_new' } | StorageFailure;
+
+export class HistorySealer {
+  private state: SealState | undefined;
+  /** Link digests this process appended, by position, not sealed yet. */
+  private readonly appended = new Map<bigint, string>();
+
+  /** `store` is the chained store: the seal itself is a linked event of the seal stream. */
+  constructor(private readonly store: EventStore) {}
+
+  /** Notes the digests of an append whose events hold consecutive positions ending at `lastPosition`. */
+  noteAppended(lastPosition: bigint, digests: readonly string[]): void {
+    let position = lastPosition - BigInt(digests.length) + 1n;
+    for (const digest of digests) this.appended.set(position++, digest);
+  }
+
+  async seal(): Promise<Sealed> {
+    // Two rounds: another engine on the same store may have sealed since this one last looked.
+    for (let round = 0; round < 2; round += 1) {
+      const state = this.state ?? (await this.loadState());
+      if ('kind' in state) return state;
+      this.state = state;
+      let { through, count, rolling } = state;
+      if (through !== undefined) {
+        for (let next = through + 1n, digest = this.appended.get(next); digest !== undefined; next += 1n, digest = this.appended.get(next)) {
+          rolling = rollOn(rolling, digest);
+          count += 1;
+          through = next;
+          this.appended.delete(next);
+        }
+      }
+      // Read back what this process did not append (or could not place), from where its own digests end.
+      for (;;) {
+        const read = await this.store.readAll({ ...(through === undefined ? {} : { after: through }), maxCount: PAGE });
+        if (read.kind === 'storage_failure') return read;
+        for (const event of read.events) {
+          this.appended.delete(event.position);
+          const link = linkOf(event.metadata);
+          if (link === undefined) continue;
+          rolling = rollOn(rolling, link.digest);
+          count += 1;
+          through = event.position;
+        }
+        if (read.events.length < PAGE) break;
+      }
+      if (through === undefined || through === state.through) return { kind: 'nothing_new' };
+      const data = sealData(through, count, rolling);
+      const appended = await this.store.append(SEAL_STREAM, [{ id: `history-sealed-${through}`, type: SEAL_EVENT_TYPE, data }], { expectedRevision: state.revision });
+      if (appended.kind === 'appended') {
+        this.state = { through, count, rolling, revision: appended.nextExpectedRevision };
+        return { kind: 'sealed' };
+      }
+      this.state = undefined;
+      if (appended.kind === 'storage_failure') return appended;
+    }
+    return { kind: 'nothing_new' };
+  }
+
+  /** The last seal of the store, read once per process: where the next seal continues from. */
+  private async loadState(): Promise<SealState | StorageFailure> {
+    let last: { readonly revision: bigint; readonly data: unknown } | undefined;
+    for (;;) {
+      const read = await this.store.readStream(SEAL_STREAM, { fromRevision: last === undefined ? 0n : last.revision + 1n, maxCount: PAGE });
+      if (read.kind === 'storage_failure') return read;
+      const end = read.events[read.events.length - 1];
+      if (end !== undefined) last = { revision: end.revision, data: end.data };
+      if (read.events.length < PAGE) break;
+    }
+    if (last === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: 'no_stream' };
+    const seal = asSeal(last.data as never);
+    // A damaged last seal is audit's to report; sealing goes on from the start of the order.
+    if (seal === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: last.revision };
+    return { through: BigInt(seal.through_position), count: seal.event_count, rolling: seal.rolling_digest, revision: last.revision };
+  }
+}

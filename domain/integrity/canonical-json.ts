@@ -1,0 +1,47 @@
+import type { JsonValue } from '../ports/event-store';
+
+/**
+ * Canonical JSON after RFC 8785 (JCS), the text every history digest is taken over, so that any
+ * language can recompute it: no whitespace, object members sorted by their names' UTF-16 code units,
+ * strings escaped as JSON.stringify escapes them, numbers in ECMAScript's shortest round-trip form
+ * (which JSON.stringify writes). A number that is not finite has no JSON text and is refused.
+ *
+ * Written with loops and string appends, not map/filter/join: it runs on every event appended.
+ */
+export const canonicalJson = (value: JsonValue): string => {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`canonical JSON has no text for the number ${value}`);
+    return JSON.stringify(value);
+  }
+  if (value === null || typeof value === 'boolean') return value === null ? 'null' : value ? 'true' : 'false';
+  if (Array.isArray(value)) {
+    const items = value as readonly JsonValue[];
+    let text = '[';
+    for (let index = 0; index < items.length; index += 1) {
+      if (index > 0) text += ',';
+      text += canonicalJson(items[index]!);
+    }
+    return `${text}]`;
+  }
+  const object = value as { readonly [key: string]: JsonValue };
+  const names = Object.keys(object);
+  // Array.prototype.sort compares strings by UTF-16 code units, the order RFC 8785 asks for.
+  if (!isSorted(names)) names.sort();
+  let text = '{';
+  let first = true;
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const member = object[name];
+    if (member === undefined) continue;
+    text += first ? JSON.stringify(name) : `,${JSON.stringify(name)}`;
+    text += `:${canonicalJson(member)}`;
+    first = false;
+  }
+  return `${text}}`;
+};
+
+const isSorted = (names: readonly string[]): boolean => {
+  for (let index = 1; index < names.length; index += 1) if (names[index - 1]! > names[index]!) return false;
+  return true;
+};

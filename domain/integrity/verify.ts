@@ -1,0 +1,152 @@
+import type { RecordedEvent } from '../ports/event-store';
+import { linkedContent, linkOf, sha256Hex } from './chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn } from './seal';
+
+/**
+ * The check of docs/integrity.md over a history read in position order: each stream's chain (every
+ * linked event matches its own link and links to the event before it in its stream) and each seal
+ * (its running digest and count match the linked events up to the position it covers). Fed one event
+ * at a time, so a store of any size is checked in one pass; pure.
+ */
+
+export type IntegrityFindingCode =
+  | 'chain_digest_mismatch'
+  | 'chain_link_broken'
+  | 'revision_gap'
+  | 'revision_out_of_order'
+  | 'link_missing'
+  | 'seal_malformed'
+  | 'seal_out_of_order'
+  | 'seal_mismatch';
+
+export interface IntegrityFinding {
+  readonly code: IntegrityFindingCode;
+  /** The event where the history breaks (for a seal finding, the seal), as a decimal string. */
+  readonly position: string;
+  readonly stream: string;
+  readonly revision: string;
+  readonly message: string;
+}
+
+export interface IntegrityReport {
+  readonly events: number;
+  readonly chained_events: number;
+  /** Events without a link before the first linked one: a store written before chaining (a note, not a finding). */
+  readonly unchained_prefix: number;
+  readonly streams: number;
+  readonly seals: number;
+  /** Linked events after the last seal's position, seals apart: not covered by a seal yet. */
+  readonly unsealed_events: number;
+  readonly findings: readonly IntegrityFinding[];
+}
+
+export type VerifiedEvent = Pick<RecordedEvent, 'stream' | 'revision' | 'position' | 'type' | 'data' | 'metadata'>;
+
+/** A stream's last event as the check saw it: its revision, and its link digest (null when it carried none). */
+type StreamHead = { revision: bigint; digest: string | null };
+
+const placeOf = (event: VerifiedEvent): string => `position ${event.position} (stream '${event.stream}', revision ${event.revision})`;
+
+export class IntegrityVerifier {
+  private readonly heads = new Map<string, StreamHead>();
+  private readonly findings: IntegrityFinding[] = [];
+  private events = 0;
+  private chained = 0;
+  private unchainedPrefix = 0;
+  private seals = 0;
+  /** The running digest and count through the last seal's position. */
+  private sealedRolling = ROLLING_START;
+  private sealedCount = 0;
+  private sealedThrough: bigint | undefined;
+  /** Linked events after the last seal's position, in order: the next seal covers a prefix of them. */
+  private pending: { readonly position: bigint; readonly digest: string; readonly seal: boolean }[] = [];
+
+  add(event: VerifiedEvent): void {
+    this.events += 1;
+    const head = this.heads.get(event.stream);
+    const expectedRevision = head === undefined ? 0n : head.revision + 1n;
+    let broken = false;
+    if (event.revision > expectedRevision) {
+      const missing = event.revision - expectedRevision;
+      this.find('revision_gap', event, `the event at ${placeOf(event)} follows revision ${expectedRevision - 1n} of its stream: ${missing === 1n ? 'the event before it was removed' : `${missing} events before it were removed`}`);
+      broken = true;
+    } else if (event.revision < expectedRevision) {
+      this.find('revision_out_of_order', event, `the event at ${placeOf(event)} comes after revision ${expectedRevision - 1n} of its stream: events of the stream were reordered or copied`);
+      broken = true;
+    }
+    const link = linkOf(event.metadata);
+    this.heads.set(event.stream, { revision: event.revision, digest: link?.digest ?? null });
+    if (link === undefined) {
+      if (this.chained === 0) this.unchainedPrefix += 1;
+      else if (!broken) this.find('link_missing', event, `the event at ${placeOf(event)} carries no chain link, yet the history before it is chained: it was inserted, or its link removed, after it was written`);
+      return;
+    }
+    this.chained += 1;
+    if (!broken) {
+      const digest = sha256Hex(linkedContent(link.previous, event.stream, Number(event.revision), event.type, event.data));
+      if (digest !== link.digest) {
+        this.find('chain_digest_mismatch', event, `the event at ${placeOf(event)}, type '${event.type}', does not match its chain link: its data, type or place changed after it was written`);
+      } else if (link.previous !== (head?.digest ?? null)) {
+        this.find('chain_link_broken', event, `the event at ${placeOf(event)} links to another predecessor than the event before it in its stream: that event was changed, replaced or removed`);
+      }
+    }
+    const seal = event.stream === SEAL_STREAM && event.type === SEAL_EVENT_TYPE;
+    if (seal) this.checkSeal(event);
+    this.pending.push({ position: event.position, digest: link.digest, seal });
+  }
+
+  report(): IntegrityReport {
+    return {
+      events: this.events,
+      chained_events: this.chained,
+      unchained_prefix: this.unchainedPrefix,
+      streams: this.heads.size,
+      seals: this.seals,
+      unsealed_events: this.pending.filter((entry) => !entry.seal).length,
+      findings: this.findings,
+    };
+  }
+
+  private checkSeal(event: VerifiedEvent): void {
+    const seal = asSeal(event.data);
+    if (seal === undefined) {
+      this.find('seal_malformed', event, `the seal at ${placeOf(event)} is not a HistorySealed event (through_position, event_count, rolling_digest): it was changed`);
+      return;
+    }
+    this.seals += 1;
+    const through = BigInt(seal.through_position);
+    if (through >= event.position || (this.sealedThrough !== undefined && through < this.sealedThrough)) {
+      this.find('seal_out_of_order', event, `the seal at ${placeOf(event)} covers through position ${through}, not between the previous seal's position and its own: seals were reordered`);
+      return;
+    }
+    let rolling = this.sealedRolling;
+    let count = this.sealedCount;
+    let covered = 0;
+    while (covered < this.pending.length && this.pending[covered]!.position <= through) {
+      rolling = rollOn(rolling, this.pending[covered]!.digest);
+      count += 1;
+      covered += 1;
+    }
+    if (rolling !== seal.rolling_digest || count !== seal.event_count) {
+      const from = this.sealedThrough === undefined ? 'the start' : `position ${this.sealedThrough}`;
+      const difference = count === seal.event_count ? `the same number of linked events (${count}) in another order or with other links` : `${count} linked events where it counted ${seal.event_count}`;
+      this.find('seal_mismatch', event, `the seal at ${placeOf(event)} does not match the history it covers: between ${from} and position ${through} the store holds ${difference}, so events or whole streams were removed, inserted or reordered there`);
+    }
+    // Each seal is judged on its own interval: a broken interval does not break every later seal.
+    this.sealedRolling = seal.rolling_digest;
+    this.sealedCount = seal.event_count;
+    this.sealedThrough = through;
+    this.pending = this.pending.slice(covered);
+  }
+
+  private find(code: IntegrityFindingCode, event: VerifiedEvent, message: string): void {
+    this.findings.push({ code, position: event.position.toString(), stream: event.stream, revision: event.revision.toString(), message });
+  }
+}
+
+/** The check over a whole history held in memory, in position order. */
+export const verifyIntegrity = (events: Iterable<VerifiedEvent>): IntegrityReport => {
+  const verifier = new IntegrityVerifier();
+  for (const event of events) verifier.add(event);
+  return verifier.report();
+};

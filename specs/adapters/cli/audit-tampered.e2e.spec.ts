@@ -1,0 +1,128 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { MANIFEST, SCENARIO, cli, json, scratchDir } from './support/cli';
+
+jest.setTimeout(180_000);
+
+/**
+ * A history written by `raes-tools run`, then changed in its SQLite file the ways someone with write
+ * access could: `audit` names the first event where it breaks, and exits 1.
+ */
+
+type Finding = { code: string; position: string; stream: string; revision: string; message: string };
+type AuditJson = { sound: boolean; integrity: { chained_events: number; seals: number; unsealed_events: number; findings: Finding[] } };
+type Row = { position: number; stream: string; revision: number; type: string; data: string; metadata: string | null };
+
+const original = scratchDir('audit-tampered');
+
+const tampered = (label: string, change: (db: BetterSqlite3.Database, rows: readonly Row[]) => void): string => {
+  const dir = scratchDir(`audit-tampered-${label}`);
+  cpSync(original, dir, { recursive: true });
+  const db = new BetterSqlite3(join(dir, 'events.sqlite'));
+  const rows = db.prepare('SELECT position, stream, revision, type, data, metadata FROM events ORDER BY position').all() as Row[];
+  change(db, rows);
+  db.close();
+  return dir;
+};
+
+const audit = (dir: string): { status: number | null; report: AuditJson } => {
+  const run = cli('audit', '--data-dir', dir, '--json');
+  return { status: run.status, report: json<AuditJson>(run) };
+};
+
+/** An invocation stream's event in the middle of the history, with at least one event of its stream after it. */
+const middleEvent = (rows: readonly Row[]): Row => {
+  const candidates = rows.filter((row) => row.stream.startsWith('invocation-') && rows.some((later) => later.stream === row.stream && later.revision === row.revision + 1));
+  return candidates[Math.floor(candidates.length / 2)]!;
+};
+
+describe('raes-tools audit over a tampered SQLite history', () => {
+  beforeAll(() => {
+    const run = cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-tampered', '--data-dir', original, '--json');
+    expect(run.status).toBe(0);
+  });
+
+  it('finds the untouched history sound: every event chained and sealed', () => {
+    const { status, report } = audit(original);
+    expect(status).toBe(0);
+    expect(report.integrity.findings).toEqual([]);
+    expect(report.integrity.seals).toBeGreaterThanOrEqual(1);
+    expect(report.integrity.unsealed_events).toBe(0);
+  });
+
+  it('names the event whose data was edited', () => {
+    let target: Row | undefined;
+    const dir = tampered('edited', (db, rows) => {
+      target = middleEvent(rows);
+      const data = JSON.parse(target.data) as Record<string, unknown>;
+      db.prepare('UPDATE events SET data = ? WHERE position = ?').run(JSON.stringify({ ...data, timestamp: '2020-01-01T00:00:00.000Z' }), target.position);
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.sound).toBe(false);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(target!.position), stream: target!.stream });
+  });
+
+  it('names the event after a dropped one', () => {
+    let next: Row | undefined;
+    const dir = tampered('dropped', (db, rows) => {
+      const target = middleEvent(rows);
+      next = rows.find((row) => row.stream === target.stream && row.revision === target.revision + 1);
+      db.prepare('DELETE FROM events WHERE position = ?').run(target.position);
+    });
+    // The views saw the dropped event: the report cannot be rendered, and the error says why.
+    const run = cli('audit', '--data-dir', dir, '--json');
+    expect(run.status).toBe(1);
+    const findings = run.stderr.split('\n').filter((line) => /^ {2}\w+: /.test(line));
+    expect(findings[0]).toContain(`revision_gap: the event at position ${next!.position} (stream '${next!.stream}', revision ${next!.revision}) follows revision ${next!.revision - 2}`);
+    expect(findings.some((line) => line.startsWith('  seal_mismatch: '))).toBe(true);
+  });
+
+  it('names the first of two events of a stream whose order was swapped', () => {
+    let first: Row | undefined;
+    const dir = tampered('reordered', (db, rows) => {
+      first = middleEvent(rows);
+      const second = rows.find((row) => row.stream === first!.stream && row.revision === first!.revision + 1)!;
+      const put = db.prepare('UPDATE events SET type = ?, data = ?, metadata = ? WHERE position = ?');
+      db.transaction(() => {
+        put.run(second.type, second.data, second.metadata, first!.position);
+        put.run(first!.type, first!.data, first!.metadata, second.position);
+      })();
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(first!.position) });
+  });
+
+  it('names the seal over a stream that was removed whole', () => {
+    let seal: Row | undefined;
+    const dir = tampered('removed', (db, rows) => {
+      const removed = rows.find((row) => row.stream.startsWith('scheduler-'))!.stream;
+      seal = rows.find((row) => row.stream === 'integrity-seals');
+      db.prepare('DELETE FROM events WHERE stream = ?').run(removed);
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'seal_mismatch', position: String(seal!.position), stream: 'integrity-seals' });
+    expect(report.integrity.findings[0]!.message).toMatch(/linked events where it counted/);
+  });
+
+  it('names the seal over events of two streams whose global order was swapped', () => {
+    let seal: Row | undefined;
+    const dir = tampered('global-order', (db, rows) => {
+      seal = rows.find((row) => row.stream === 'integrity-seals');
+      const [a, b] = [rows[1]!, rows.slice(2).find((row) => row.stream !== rows[1]!.stream && row.position < seal!.position)!];
+      const move = db.prepare('UPDATE events SET position = ? WHERE position = ?');
+      db.transaction(() => {
+        move.run(-1, a.position);
+        move.run(a.position, b.position);
+        move.run(b.position, -1);
+      })();
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'seal_mismatch', position: String(seal!.position) });
+    expect(report.integrity.findings[0]!.message).toMatch(/in another order/);
+  });
+});

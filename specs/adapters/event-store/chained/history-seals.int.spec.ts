@@ -1,0 +1,87 @@
+import { ChainedEventStore } from '../../../../adapters/event-store/chained-event-store';
+import { MemoryEventStore } from '../../../../adapters/event-store/memory/memory-event-store';
+import { linkOf, sha256Hex } from '../../../../domain/integrity/chain';
+import { SEAL_STREAM, asSeal } from '../../../../domain/integrity/seal';
+import type { EventStore, RecordedEvent } from '../../../../domain/ports/event-store';
+import { openSqliteOrThrow } from '../sqlite/open-sqlite';
+import { makeTempDir } from '../support/temp-dir';
+
+const allEvents = async (store: EventStore): Promise<readonly RecordedEvent[]> => {
+  const read = await store.readAll();
+  if (read.kind !== 'read') throw new Error(read.reason);
+  return read.events;
+};
+
+/** Every seal's digest and count recomputed from the link digests stored before it, in position order. */
+const expectSealsHold = (events: readonly RecordedEvent[]): number => {
+  let seals = 0;
+  for (const event of events) {
+    if (event.stream !== SEAL_STREAM) continue;
+    const seal = asSeal(event.data)!;
+    const covered = events.filter((other) => other.position <= BigInt(seal.through_position) && linkOf(other.metadata) !== undefined);
+    const rolling = covered.reduce((digest, other) => sha256Hex(`${digest}\n${linkOf(other.metadata)!.digest}`), '');
+    expect({ count: seal.event_count, rolling: seal.rolling_digest }).toEqual({ count: covered.length, rolling });
+    expect(BigInt(seal.through_position) < event.position).toBe(true);
+    seals += 1;
+  }
+  return seals;
+};
+
+const append = async (store: EventStore, stream: string, ids: readonly string[], expectedRevision: 'no_stream' | bigint): Promise<void> => {
+  const result = await store.append(stream, ids.map((id) => ({ id, type: 'Happened', data: { id } })), { expectedRevision });
+  if (result.kind !== 'appended') throw new Error(result.kind);
+};
+
+describe('seals over the global order', () => {
+  it('seals every N events and once more on close, each seal covering every linked event before it', async () => {
+    const memory = new MemoryEventStore();
+    const store = new ChainedEventStore(memory, 3);
+    for (let index = 0; index < 4; index += 1) await append(store, `s-${index}`, [`a${index}`, `b${index}`], 'no_stream');
+    await store.seal();
+    await append(store, 's-0', ['c0'], 1n);
+    await store.close();
+    const events = await allEvents(memory);
+    expect(expectSealsHold(events)).toBeGreaterThanOrEqual(2);
+    const last = events[events.length - 1]!;
+    expect(last.stream).toBe(SEAL_STREAM);
+    expect(asSeal(last.data)?.event_count).toBe(events.length - 1);
+  });
+
+  it('seals from the digests it appended, on a store with consecutive positions, as it does reading them back', async () => {
+    const memory = new MemoryEventStore();
+    const store = new ChainedEventStore(memory, 4, true);
+    for (let index = 0; index < 6; index += 1) await append(store, `s-${index}`, [`a${index}`, `b${index}`], 'no_stream');
+    await store.close();
+    expect(expectSealsHold(await allEvents(memory))).toBeGreaterThanOrEqual(3);
+  });
+
+  it('writes nothing on close when nothing was appended since the last seal', async () => {
+    const memory = new MemoryEventStore();
+    const store = new ChainedEventStore(memory, 1000);
+    await append(store, 's', ['a'], 'no_stream');
+    expect(await store.seal()).toEqual({ kind: 'sealed' });
+    expect(await store.seal()).toEqual({ kind: 'nothing_new' });
+    await store.close();
+    expect((await allEvents(memory)).map((event) => event.stream)).toEqual(['s', SEAL_STREAM]);
+  });
+
+  it('continues from the last seal a former process wrote, on a real SQLite file', async () => {
+    const dir = makeTempDir('seals');
+    try {
+      const path = `${dir.path}/events.sqlite`;
+      const first = new ChainedEventStore(openSqliteOrThrow(path));
+      await append(first, 's', ['a', 'b'], 'no_stream');
+      await first.close();
+      const second = new ChainedEventStore(openSqliteOrThrow(path));
+      await append(second, 't', ['c'], 'no_stream');
+      await second.close();
+      const reader = openSqliteOrThrow(path);
+      const events = await allEvents(reader);
+      await reader.close();
+      expect(events.filter((event) => event.stream === SEAL_STREAM).map((event) => event.revision)).toEqual([0n, 1n]);
+      expect(expectSealsHold(events)).toBe(2);
+    } finally {
+      dir.remove();
+    }
+  });
+});
