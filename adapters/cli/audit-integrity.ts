@@ -19,8 +19,10 @@ export const auditIntegrity = async (store: EventStore): Promise<IntegrityReport
 };
 
 /** The integrity part of the audit, for a person: what was checked, then the notes. */
+const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 export const formatIntegrity = (report: IntegrityReport): string => {
-  let text = `\nHistory integrity: ${report.chained_events} of ${report.events} events chained in ${report.streams} streams, ${report.seals} seals\n`;
+  let text = `\nHistory integrity: ${report.chained_events} of ${counted(report.events, 'event')} chained in ${counted(report.streams, 'stream')}, ${counted(report.seals, 'seal')}\n`;
   if (report.unchained_prefix > 0) {
     text += `  note: the first ${report.unchained_prefix} events carry no chain link (written before chaining); the chain starts after them\n`;
   }
