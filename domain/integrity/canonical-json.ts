@@ -9,7 +9,7 @@ import type { JsonValue } from '../ports/event-store';
  * Written with loops and string appends, not map/filter/join: it runs on every event appended.
  */
 export const canonicalJson = (value: JsonValue): string => {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return jsonString(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`canonical JSON has no text for the number ${value}`);
     return JSON.stringify(value);
@@ -34,12 +34,18 @@ export const canonicalJson = (value: JsonValue): string => {
     const name = names[index]!;
     const member = object[name];
     if (member === undefined) continue;
-    text += first ? JSON.stringify(name) : `,${JSON.stringify(name)}`;
+    text += first ? jsonString(name) : `,${jsonString(name)}`;
     text += `:${canonicalJson(member)}`;
     first = false;
   }
   return `${text}}`;
 };
+
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, lone surrogates (tested as any surrogate). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(text), without its call for the common string that needs no escape. */
+const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 const isSorted = (names: readonly string[]): boolean => {
   for (let index = 1; index < names.length; index += 1) if (names[index - 1]! > names[index]!) return false;
