@@ -3,7 +3,7 @@ import type { ResolvedEffect } from '../invocation';
 import { registerRuntime, type Registration } from '../manifest';
 import type { Diagnostic } from '../scenario';
 import type { OpenInvocationsIndex } from '../ports/open-invocations';
-import { runAttempt } from './attempts';
+import { AttemptLanes } from './attempt-lanes';
 import { operationStatus } from './operation-lookup';
 import type { OperationStatus } from './operations';
 import { resetSharedClock, resolve, restartScheduler, type OperatorResult } from './operator-commands';
@@ -15,6 +15,9 @@ import type { AttachedPort, RuntimeManagerOptions } from './runtime-options';
 import { catchUpView } from './view-catch-up';
 
 export type { AttachedPort, OpenInvocationsIndex, OperatorResult, RuntimeManagerOptions, RuntimeProgress };
+
+/** What `advance` waits for: every attempt of the ticks to finish, or only to start. */
+export type AdvanceUntil = 'finished' | 'started';
 
 export class RegistrationRefused extends Error {
   constructor(readonly diagnostics: readonly Diagnostic[]) {
@@ -41,6 +44,7 @@ export class RuntimeManager {
   private driver: NodeJS.Timeout | undefined;
   private driverStopped = true;
   private readonly openInvocations: OpenInvocationsIndex | undefined;
+  private readonly lanes: AttemptLanes;
 
   constructor(options: RuntimeManagerOptions) {
     const registration = registerRuntime(options.runtime, options.manifest, options.compiled);
@@ -62,6 +66,7 @@ export class RuntimeManager {
       now: () => options.clock().toISOString(),
       progress: (progress) => reportProgress(progress, onProgress),
     };
+    this.lanes = new AttemptLanes(this.context);
   }
 
   /** True when ports are attached: the manifest claims the composition and the runtime can take them. */
@@ -91,21 +96,28 @@ export class RuntimeManager {
     await this.recoveryViews;
   }
 
-  /** Moves the shared clock `ticks` forward, running every due attempt in tick order. */
-  advance(ticks = 1): Promise<void> {
+  /**
+   * Moves the shared clock `ticks` forward, handing each due attempt to its scheduler, which runs up to
+   * its policy's `max_in_flight` attempts at once: a slow attempt holds back neither another
+   * participant's attempts nor its own scheduler's next ones below that bound. With `until: 'finished'`
+   * (the default) resolves once every attempt those ticks started has finished; with `'started'`, once
+   * each has started (or its scheduler refused it), so the clock moves on while attempts run.
+   */
+  advance(ticks = 1, until: AdvanceUntil = 'finished'): Promise<void> {
     const run = this.advancing.then(async () => {
       if (!this.started) throw new Error('start() the runtime manager (recovery) before advancing the clock');
       const target = this.currentTick + ticks;
+      const taken: Promise<void>[] = [];
       while (this.currentTick < target) {
         const tick = this.currentTick + 1;
-        const due: Promise<void>[] = [];
         for (const entry of this.context.schedulers.byKey.values()) {
-          if (isCadenceTick(entry.schedulerPolicy, tick)) due.push(runAttempt(this.context, entry, tick));
+          if (isCadenceTick(entry.schedulerPolicy, tick)) taken.push(this.lanes.enqueue(entry, tick));
         }
-        await Promise.all(due);
         this.currentTick = tick;
-        if (due.length > 0) await catchUpView(this.openInvocations, this.context.progress);
       }
+      if (until === 'finished') await this.lanes.idle();
+      else await Promise.all(taken);
+      if (taken.length > 0) await catchUpView(this.openInvocations, this.context.progress);
     });
     this.advancing = run.catch(() => undefined);
     return run;
@@ -117,7 +129,7 @@ export class RuntimeManager {
     this.driverStopped = false;
     const step = (): void => {
       this.driver = setTimeout(() => {
-        this.advance(1)
+        this.advance(1, 'started')
           .catch((error: unknown) => this.context.progress({ kind: 'storage_failure', reason: String(error) }))
           .finally(() => {
             if (!this.driverStopped) step();
@@ -165,10 +177,17 @@ export class RuntimeManager {
     return this.context.schedulers.byKey.get(schedulerKey(policyAddress, participantAddress))?.scheduler.state;
   }
 
-  /** Stops the driver and waits for the attempts in flight; the store stays open (its owner closes it). */
+  /**
+   * Stops the driver, drops the due ticks still waiting for a free slot, and waits for the attempts in
+   * flight; the store stays open (its owner closes it).
+   */
   async close(): Promise<void> {
     this.stopClock();
     await this.advancing;
+    this.lanes.dropWaiting();
+    // Failures were reported as progress when they happened.
+    await this.lanes.idle().catch(() => undefined);
+    await catchUpView(this.openInvocations, this.context.progress);
     await this.recoveryViews;
   }
 }

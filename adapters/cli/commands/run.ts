@@ -194,15 +194,21 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         await manager.start();
         const from = manager.tick;
         const pairs = scheduledPairs(inputs.compiled);
+        // No scheduler needs another tick once each has stopped or started all its attempts (the last
+        // ones may still run: close() waits for them).
         const settled = (): boolean =>
-          pairs.every((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress)).status !== 'running');
+          pairs.every((pair) => {
+            const state = manager.schedulerStatus(pair.policyAddress, pair.participantAddress);
+            return summarizeScheduler(pair, state).status !== 'running' || (state?.attemptsStarted ?? 0) >= pair.maxActionAttempts;
+          });
         // Without --ticks, until idle: every policy's attempts fall due within start + cadence * attempts ticks.
         const bound =
           options.ticks ?? Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
         const interrupt = interruptible(progress);
         try {
           for (let step = 0; step < bound && !interrupt.requested() && (options.ticks !== undefined || !settled()); step++) {
-            await manager.advance(1);
+            // Each tick's attempts start, up to their policy's max_in_flight, while earlier ones still run.
+            await manager.advance(1, 'started');
           }
         } finally {
           interrupt.dispose();
