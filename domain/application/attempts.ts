@@ -22,7 +22,8 @@ export const indeterminateIdsOf = (state: InvocationState): string[] =>
  * when the scheduler refused it (stopped, exhausted, at max_in_flight) or the store did not record it.
  */
 export const startAttempt = async (context: RuntimeContext, entry: PolicyParticipant, tick: number): Promise<AttemptStarted | undefined> => {
-  if (heldByParticipant(context, entry)) return undefined;
+  // Checked again right before the start: a lease may have run out while the tick waited for a slot.
+  if (!context.owns(entry.schedulerPolicy.participant_address) || heldByParticipant(context, entry)) return undefined;
   const started = await entry.scheduler.handle({ type: 'StartAttempt', policy: entry.schedulerPolicy, tick, at: context.now() });
   if (started.kind === 'unavailable') {
     context.progress({ kind: 'storage_failure', reason: started.reason });

@@ -7,10 +7,10 @@ import { AttemptLanes } from './attempt-lanes';
 import { operationStatus } from './operation-lookup';
 import type { OperationStatus } from './operations';
 import { resetSharedClock, resolve, restartScheduler, type OperatorResult } from './operator-commands';
-import { policyParticipantsOf, schedulerKey } from './policy-participants';
+import { policyParticipantsOf, schedulerKey, type PolicyParticipant } from './policy-participants';
 import { reportProgress, reportToolProgress, type RuntimeProgress } from './progress';
-import { recoverInterrupted, restoreSchedulers } from './recovery';
-import type { RuntimeContext } from './runtime-context';
+import { recoverInterrupted, recoverSchedulers, restoreSchedulers } from './recovery';
+import { must, type RuntimeContext } from './runtime-context';
 import type { AttachedPort, RuntimeManagerOptions } from './runtime-options';
 import { catchUpView } from './view-catch-up';
 
@@ -63,6 +63,7 @@ export class RuntimeManager {
       running: new Map(),
       crossingPolicy: { installed: options.crossingPolicyInstalled ?? false },
       portListener: onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress),
+      owns: options.ownership === undefined ? () => true : (participant) => options.ownership!.holds(participant),
       now: () => options.clock().toISOString(),
       progress: (progress) => reportProgress(progress, onProgress),
     };
@@ -86,9 +87,39 @@ export class RuntimeManager {
    */
   async start(): Promise<void> {
     this.currentTick = await restoreSchedulers(this.context, this.openInvocations, this.currentTick);
-    await recoverInterrupted(this.context, this.openInvocations);
+    if (this.context.options.ownership === undefined) await recoverInterrupted(this.context, this.openInvocations);
+    else await recoverSchedulers(this.context, this.ownedEntries((participant) => this.context.owns(participant)));
     this.started = true;
     this.recoveryViews = catchUpView(this.openInvocations, this.context.progress);
+  }
+
+  /**
+   * Takes over participants whose lease this engine just got (another engine stopped or died): reads
+   * their schedulers to the end of their streams, recovers exactly their interrupted invocations
+   * (docs/rules.md, recovery), and moves the clock to the last tick their schedulers ran, if later.
+   * Runs between ticks, never during one.
+   */
+  takeOver(participants: readonly string[]): Promise<void> {
+    const run = this.advancing.then(async () => {
+      const wanted = new Set(participants);
+      const entries = this.ownedEntries((participant) => wanted.has(participant));
+      for (const entry of entries) {
+        await must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+        const schedulerTick = entry.scheduler.state.lastTick;
+        if (schedulerTick !== null && schedulerTick > this.currentTick) this.currentTick = schedulerTick;
+      }
+      await recoverSchedulers(this.context, entries);
+    });
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  private ownedEntries(selected: (participant: string) => boolean): PolicyParticipant[] {
+    const entries: PolicyParticipant[] = [];
+    for (const [participant, ofParticipant] of this.context.schedulers.byParticipant) {
+      if (selected(participant)) entries.push(...ofParticipant);
+    }
+    return entries;
   }
 
   /** Resolves once the views have caught up over what start() recovered. */
@@ -111,7 +142,7 @@ export class RuntimeManager {
       while (this.currentTick < target) {
         const tick = this.currentTick + 1;
         for (const entry of this.context.schedulers.byKey.values()) {
-          if (isCadenceTick(entry.schedulerPolicy, tick)) taken.push(this.lanes.enqueue(entry, tick));
+          if (isCadenceTick(entry.schedulerPolicy, tick) && this.context.owns(entry.schedulerPolicy.participant_address)) taken.push(this.lanes.enqueue(entry, tick));
         }
         this.currentTick = tick;
       }
