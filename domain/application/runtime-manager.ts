@@ -218,7 +218,6 @@ export class RuntimeManager {
     this.lanes.dropWaiting();
     // Failures were reported as progress when they happened.
     await this.lanes.idle().catch(() => undefined);
-    await catchUpView(this.openInvocations, this.context.progress);
     await this.recoveryViews;
   }
 }
