@@ -1,4 +1,4 @@
-import type { ParticipantLeases, ParticipantOwnership, RuntimeManager, RuntimeProgress } from '../../domain/application';
+import type { LeaseHeldElsewhere, ParticipantLeases, ParticipantOwnership, RuntimeManager, RuntimeProgress } from '../../domain/application';
 
 /**
  * Drives an engine's participant leases (domain/application/participant-leases.ts) on a timer: every
@@ -27,6 +27,10 @@ export class LeaseKeeper implements ParticipantOwnership {
 
   holds(participantAddress: string): boolean {
     return this.recovered.has(participantAddress) && this.leases.holds(participantAddress);
+  }
+
+  heldElsewhere(): LeaseHeldElsewhere[] {
+    return this.leases.heldElsewhere();
   }
 
   /** Runs a first round (taking what it can, after the manager started) and then keeps renewing. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ParticipantLeases, RuntimeManager, type RuntimeManagerOptions } from '../../domain/application';
+import { ParticipantLeases, RuntimeManager, type LeaseHeldElsewhere, type RuntimeManagerOptions } from '../../domain/application';
 import { LeaseKeeper } from './lease-keeper';
 
 /** How long a lease lasts unrenewed, how often it is renewed, and how early its holder stops starting attempts. */
@@ -50,6 +50,11 @@ export class LeasedRuntimeManager extends RuntimeManager {
   override async start(): Promise<void> {
     await super.start();
     await this.keeper.start(this);
+  }
+
+  /** The participants another live engine runs (so this one neither runs nor recovers them). */
+  heldElsewhere(): LeaseHeldElsewhere[] {
+    return this.keeper.heldElsewhere();
   }
 
   override async close(): Promise<void> {

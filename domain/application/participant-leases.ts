@@ -49,6 +49,12 @@ export interface LeaseRound {
   readonly failures: readonly string[];
 }
 
+export interface LeaseHeldElsewhere {
+  readonly participant_address: string;
+  readonly owner: string;
+  readonly expires_at: string;
+}
+
 export class ParticipantLeases {
   private readonly leases = new Map<string, LeaseAggregate>();
   /** The participants this engine took and has not lost or released. */
@@ -103,6 +109,19 @@ export class ParticipantLeases {
       }),
     );
     return { taken, lost, failures };
+  }
+
+  /** The participants another engine holds now, as of the last round: its id and the lease's expiry. */
+  heldElsewhere(): LeaseHeldElsewhere[] {
+    const nowMs = this.clock().getTime();
+    const held: LeaseHeldElsewhere[] = [];
+    for (const [participant, lease] of this.leases) {
+      const state = lease.state;
+      if (state.status === 'held' && state.owner !== this.settings.owner && state.expiresAtMs > nowMs) {
+        held.push({ participant_address: participant, owner: state.owner, expires_at: new Date(state.expiresAtMs).toISOString() });
+      }
+    }
+    return held;
   }
 
   /** Releases every lease held (a clean stop): another engine may take them at once. */
