@@ -56,17 +56,26 @@ export class LeaseKeeper implements ParticipantOwnership {
   }
 
   private runRound(): Promise<void> {
-    this.current = this.round();
+    // A round never rejects: the timer keeps going, and a failure is reported as progress.
+    this.current = this.round().catch((error: unknown) => this.report({ kind: 'storage_failure', reason: `the lease round failed: ${error instanceof Error ? error.message : String(error)}` }));
     return this.current;
+  }
+
+  private report(progress: RuntimeProgress): void {
+    try {
+      this.onProgress(progress);
+    } catch {
+      // A failing display never stops the engine.
+    }
   }
 
   private async round(): Promise<void> {
     const round = await this.leases.round();
-    for (const reason of round.failures) this.onProgress({ kind: 'storage_failure', reason });
+    for (const reason of round.failures) this.report({ kind: 'storage_failure', reason });
     for (const participant of round.lost) {
       this.recovered.delete(participant);
       this.pending.delete(participant);
-      this.onProgress({ kind: 'scheduler_stopped', participant_address: participant, reason: 'another engine holds its lease now' });
+      this.report({ kind: 'scheduler_stopped', participant_address: participant, reason: 'another engine holds its lease now' });
     }
     for (const participant of round.taken) this.pending.add(participant);
     const manager = this.manager;
@@ -78,9 +87,13 @@ export class LeaseKeeper implements ParticipantOwnership {
         this.pending.delete(participant);
         this.recovered.add(participant);
       }
-      this.onTaken(taking);
+      try {
+        this.onTaken(taking);
+      } catch {
+        // Only a display.
+      }
     } catch (error) {
-      this.onProgress({ kind: 'storage_failure', reason: `taking over ${taking.join(', ')} (retried at the next renewal): ${error instanceof Error ? error.message : String(error)}` });
+      this.report({ kind: 'storage_failure', reason: `taking over ${taking.join(', ')} (retried at the next renewal): ${error instanceof Error ? error.message : String(error)}` });
     }
   }
 }
