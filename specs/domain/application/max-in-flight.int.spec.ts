@@ -44,7 +44,7 @@ class GatedHarness {
    * waited for, if the engine never gets there (a bound against hanging, not a timing assertion).
    */
   until(what: string, holds: () => boolean): Promise<void> {
-    const giveUpAt = Date.now() + 3_000;
+    const giveUpAt = Date.now() + 15_000;
     return new Promise<void>((resolve, reject) => {
       const check = (): void => {
         if (holds()) return resolve();
@@ -79,6 +79,8 @@ const mostInFlightRecorded = async (store: MemoryEventStore, stream: string): Pr
   }
   return most;
 };
+
+jest.setTimeout(60_000);
 
 describe('max_in_flight', () => {
   it('runs up to max_in_flight invocations of a participant at once and never more, whatever order they end in', async () => {
