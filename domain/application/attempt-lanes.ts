@@ -27,16 +27,23 @@ export class AttemptLanes {
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
   private failures: unknown[] = [];
+  /** Told when the next attempt ends. */
+  private endWaiters: (() => void)[] = [];
 
   constructor(private readonly context: RuntimeContext) {}
 
-  /** Hands a due tick to its scheduler's lane; resolves once its attempt started or was refused. */
+  /**
+   * Hands a due tick to its scheduler's lane; resolves once its attempt started or was refused. When the
+   * scheduler already runs `max_in_flight` attempts, the tick waits in the lane and this resolves as
+   * soon as any attempt of any scheduler ends: a full scheduler paces the clock no more than the others.
+   */
   enqueue(entry: PolicyParticipant, tick: number): Promise<void> {
     const lane = this.laneOf(entry);
     return new Promise<void>((taken) => {
       lane.due.push({ tick, taken });
       this.busy++;
       this.pump(entry, lane);
+      if (lane.running >= entry.schedulerPolicy.max_in_flight) this.endWaiters.push(taken);
     });
   }
 
@@ -50,6 +57,7 @@ export class AttemptLanes {
 
   /** Drops the ticks still waiting for a slot (they never started: nothing of them is recorded). */
   dropWaiting(): void {
+    for (const told of this.endWaiters.splice(0)) told();
     for (const lane of this.lanes.values()) {
       for (const due of lane.due.splice(0)) {
         due.taken();
@@ -82,6 +90,9 @@ export class AttemptLanes {
             lane.running--;
             this.settle();
             this.pump(entry, lane);
+            const waiters = this.endWaiters;
+            this.endWaiters = [];
+            for (const told of waiters) told();
           });
       })
       .catch((error: unknown) => this.fail(error))

@@ -132,7 +132,9 @@ export class RuntimeManager {
    * its policy's `max_in_flight` attempts at once: a slow attempt holds back neither another
    * participant's attempts nor its own scheduler's next ones below that bound. With `until: 'finished'`
    * (the default) resolves once every attempt those ticks started has finished; with `'started'`, once
-   * each has started (or its scheduler refused it), so the clock moves on while attempts run.
+   * each has started or been refused, a tick of a scheduler at its `max_in_flight` only until the next
+   * attempt anywhere ends (it waits in its lane), so the clock moves on while attempts run and a full
+   * scheduler holds back no other; `idle()` then waits for them.
    */
   advance(ticks = 1, until: AdvanceUntil = 'finished'): Promise<void> {
     const run = this.advancing.then(async () => {
@@ -152,6 +154,13 @@ export class RuntimeManager {
     });
     this.advancing = run.catch(() => undefined);
     return run;
+  }
+
+  /** Resolves once every attempt started or waiting for a slot has finished (after `advance(n, 'started')`). */
+  async idle(): Promise<void> {
+    await this.advancing;
+    await this.lanes.idle();
+    await catchUpView(this.openInvocations, this.context.progress);
   }
 
   /** Advances one tick every `intervalMs` until `stopClock()` or `close()`. */

@@ -223,6 +223,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
             // Each tick's attempts start, up to their policy's max_in_flight, while earlier ones still run.
             await manager.advance(1, 'started');
           }
+          // The last ticks' attempts, and any tick still waiting for a slot, run to their end.
+          if (!interrupt.requested()) await manager.idle();
         } finally {
           interrupt.dispose();
         }

@@ -148,6 +148,24 @@ describe('max_in_flight', () => {
     await manager.close();
   });
 
+  it("moves the clock tick by tick past a full scheduler, as run and the clock driver advance, holding back no other participant", async () => {
+    const slow = `${POLICY}:${PARTICIPANT}:1`;
+    const harness = new GatedHarness((request) => request.action_instance_id === slow);
+    const manager = managerOf(harness, { maxInFlight: 1, maxActionAttempts: 3, extraAgents: 1 });
+    await manager.start();
+    const other = participantOf('agent-1');
+    for (let tick = 0; tick < 3; tick++) await manager.advance(1, 'started');
+    await harness.until(`all 3 invocations of ${other} ended`, () => harness.finished.filter((id) => id.includes(`:${other}:`)).length === 3);
+    expect(harness.waiting.has(slow)).toBe(true);
+    expect(manager.tick).toBe(2);
+    expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.attemptsStarted).toBe(1);
+    harness.release(slow);
+    await manager.idle();
+    // The ticks that waited for the slow participant's slot ran once it was free.
+    expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ attemptsStarted: 3, inFlight: new Map() });
+    await manager.close();
+  });
+
   it('stops a failure_policy stop scheduler on a failed attempt: the attempts already in flight end and count, no new one starts', async () => {
     const first = `${POLICY}:${PARTICIPANT}:1`;
     const harness = new GatedHarness();
