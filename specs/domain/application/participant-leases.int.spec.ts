@@ -45,7 +45,7 @@ describe('participant leases on one store', () => {
     clock.now = T0 + 3000;
     expect([...(await second.round()).taken].sort()).toEqual([...PARTICIPANTS].sort());
     expect(second.heldElsewhere()).toEqual([]);
-    expect((await first.round()).lost.sort()).toEqual([...PARTICIPANTS].sort());
+    expect([...(await first.round()).lost].sort()).toEqual([...PARTICIPANTS].sort());
     expect(first.heldElsewhere().map((held) => held.owner)).toEqual(['engine-b', 'engine-b', 'engine-b']);
   });
 
