@@ -7,3 +7,8 @@ export const invocationStream = (invocationActionInstanceId: string): string =>
 
 export const schedulerStream = (policyAddress: string, participantAddress: string): string =>
   `${SCHEDULER_STREAM_PREFIX}${policyAddress}|${participantAddress}`;
+
+export const LEASE_STREAM_PREFIX = 'lease-';
+
+/** A participant's scheduler lease (several engines on one store): which engine runs it, until when. */
+export const leaseStream = (participantAddress: string): string => `${LEASE_STREAM_PREFIX}${participantAddress}`;

@@ -8,6 +8,7 @@ import { EXIT_INVALID, EXIT_USAGE } from './io';
 import { unreachableStore } from './store-reachable';
 import { openWorkspace, readJob, type Job, type StoreFlags, type Workspace } from './workspace';
 import { openInvocationsIndex } from '../views/open-invocations-index';
+import { DEFAULT_LEASE_TIMING, engineOwnerId, LeasedRuntimeManager, type LeaseTiming } from '../engine/leased-runtime-manager';
 
 /** Builds the runtime manager the CLI commands share, and the operator's view of it. */
 
@@ -24,11 +25,30 @@ export interface ManagerInputs {
   readonly onProgress?: (progress: RuntimeProgress) => void;
   /** Grants each invocation's port on this server too (harnesses in other processes). */
   readonly remotePorts?: RemotePortServer;
+  /** On a store several engines share: the participants this engine takes when free (default all). */
+  readonly claims?: ReadonlySet<string>;
 }
 
-export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
+/** RAES_LEASE_MS: how long a scheduler lease lasts unrenewed; renewed, and given up, a third of it early. */
+export const leaseTimingOf = (env: NodeJS.ProcessEnv): { ok: true; timing: LeaseTiming } | { ok: false; message: string } => {
+  const text = env.RAES_LEASE_MS;
+  if (text === undefined || text.trim() === '') return { ok: true, timing: DEFAULT_LEASE_TIMING };
+  const ms = Number(text);
+  if (!/^\d+$/.test(text.trim()) || ms < 1000 || ms > 3_600_000) {
+    return { ok: false, message: `expected a whole number of milliseconds from 1000 to 3600000 at RAES_LEASE_MS, got '${text.slice(0, 40)}'` };
+  }
+  const third = Math.floor(ms / 3);
+  return { ok: true, timing: { durationMs: ms, renewEveryMs: third, marginMs: third } };
+};
+
+/** Stores several engines may share: each participant runs in the engine holding its lease in the store. */
+const sharedStore = (workspace: Workspace): boolean => workspace.kind === 'postgres' || workspace.kind === 'eventstoredb';
+
+export const buildManager = (inputs: ManagerInputs, env: NodeJS.ProcessEnv = process.env): Built<RuntimeManager> => {
+  const timing = leaseTimingOf(env);
+  if (!timing.ok) return fail(EXIT_USAGE, timing.message);
   try {
-    const manager = new RuntimeManager({
+    const options = {
       compiled: inputs.compiled,
       manifest: inputs.manifest,
       runtime: inputs.runtime,
@@ -38,7 +58,10 @@ export const buildManager = (inputs: ManagerInputs): Built<RuntimeManager> => {
       clock: () => new Date(),
       ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),
       ...(inputs.remotePorts === undefined ? {} : { remotePorts: inputs.remotePorts }),
-    });
+    };
+    const manager = sharedStore(inputs.workspace)
+      ? new LeasedRuntimeManager(options, { owner: engineOwnerId(), timing: timing.timing, ...(inputs.claims === undefined ? {} : { claims: inputs.claims }) })
+      : new RuntimeManager(options);
     return { ok: true, value: manager };
   } catch (error) {
     if (error instanceof RegistrationRefused) return fail(EXIT_INVALID, error.message);

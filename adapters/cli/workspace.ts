@@ -155,7 +155,9 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   }
   const ready = config.kind === 'memory' ? { ok: true as const } : options.readOnly === true ? requireDataDir(dataDir) : ensureDataDir(dataDir);
   if (!ready.ok) return ready;
-  const lock = options.writer === undefined || config.kind === 'memory' ? undefined : lockDataDir(dataDir, options.writer);
+  // One writer per data dir on SQLite (a single-host store); on a server store several engines share the
+  // store and each participant runs in the engine holding its lease there (adapters/engine/leased-runtime-manager.ts).
+  const lock = options.writer === undefined || config.kind !== 'sqlite' ? undefined : lockDataDir(dataDir, options.writer);
   if (lock !== undefined && !lock.ok) return { ok: false, usage: false, message: lock.message };
   const release = (): void => {
     if (lock?.ok === true) lock.release();

@@ -2,7 +2,8 @@ import type * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { InvocationEventCodec } from '../../domain/invocation';
 import { SchedulerEventCodec } from '../../domain/scheduler/events';
-import { INVOCATION_STREAM_PREFIX, SCHEDULER_STREAM_PREFIX } from '../../domain/streams';
+import { LeaseEventCodec } from '../../domain/lease';
+import { INVOCATION_STREAM_PREFIX, LEASE_STREAM_PREFIX, SCHEDULER_STREAM_PREFIX } from '../../domain/streams';
 import { HistorySealedCodec, SEAL_STREAM } from '../../domain/integrity/seal';
 import { STORE_IDENTITY_STREAM, StoreIdentifiedCodec } from './store-identity';
 import type { TailEvent, TailReadable } from './store-tail';
@@ -20,6 +21,7 @@ export type TailChecked =
 const codecOf = (stream: string): t.Decoder<unknown, unknown> | undefined => {
   if (stream.startsWith(INVOCATION_STREAM_PREFIX)) return InvocationEventCodec;
   if (stream.startsWith(SCHEDULER_STREAM_PREFIX)) return SchedulerEventCodec;
+  if (stream.startsWith(LEASE_STREAM_PREFIX)) return LeaseEventCodec;
   if (stream === STORE_IDENTITY_STREAM) return StoreIdentifiedCodec;
   if (stream === SEAL_STREAM) return HistorySealedCodec;
   return undefined;

@@ -28,7 +28,7 @@ import { StreamAggregate, type AggregateKind, type EventCodec, type StreamDecide
  * only repeat that work (it was most of recovery's read cost). The type tag is checked, so a stream
  * written by something else is refused rather than folded.
  */
-const trustedCodec = <V extends { readonly type: string }>(what: string, types: ReadonlySet<string>): EventCodec<V> => ({
+export const trustedCodec = <V extends { readonly type: string }>(what: string, types: ReadonlySet<string>): EventCodec<V> => ({
   typeOf: (event) => event.type,
   toData: (event) => event as unknown as JsonValue,
   fromRecorded: (recorded: RecordedEvent) => {

@@ -18,19 +18,29 @@ export const indeterminateIdsOf = (state: InvocationState): string[] =>
   unresolvedIndeterminateActions(state).map((record) => record.actionInstanceId);
 
 /**
- * Runs one due attempt of a policy-participant at `tick`: starts it on the scheduler, runs it (as an
- * invocation when ports are attached, else as a plain admitAction), and counts it.
+ * Starts one due attempt of a policy-participant at `tick` on its scheduler: the attempt, or undefined
+ * when the scheduler refused it (stopped, exhausted, at max_in_flight) or the store did not record it.
  */
-export const runAttempt = async (context: RuntimeContext, entry: PolicyParticipant, tick: number): Promise<void> => {
-  const policy = entry.schedulerPolicy;
-  if (heldByParticipant(context, entry)) return;
-  const started = await entry.scheduler.handle({ type: 'StartAttempt', policy, tick, at: context.now() });
-  if (started.kind === 'unavailable') return context.progress({ kind: 'storage_failure', reason: started.reason });
-  if (started.answer.kind === 'refused') return;
+export const startAttempt = async (context: RuntimeContext, entry: PolicyParticipant, tick: number): Promise<AttemptStarted | undefined> => {
+  // Checked again right before the start: a lease may have run out while the tick waited for a slot.
+  if (!context.owns(entry.schedulerPolicy.participant_address) || heldByParticipant(context, entry)) return undefined;
+  const started = await entry.scheduler.handle({ type: 'StartAttempt', policy: entry.schedulerPolicy, tick, at: context.now() });
+  if (started.kind === 'unavailable') {
+    context.progress({ kind: 'storage_failure', reason: started.reason });
+    return undefined;
+  }
+  if (started.answer.kind === 'refused') return undefined;
   const attempt = started.events[0];
-  if (attempt === undefined || attempt.type !== 'AttemptStarted') return;
+  return attempt !== undefined && attempt.type === 'AttemptStarted' ? attempt : undefined;
+};
+
+/**
+ * Runs a started attempt (as an invocation when ports are attached, else as a plain admitAction) and
+ * counts it.
+ */
+export const runStartedAttempt = async (context: RuntimeContext, entry: PolicyParticipant, attempt: AttemptStarted): Promise<void> => {
   const request = outerRequest(context, entry, attempt);
-  const snapshot: ParticipantSnapshot = { clock_address: policy.clock_address, tick, attempt: attempt.attempt };
+  const snapshot: ParticipantSnapshot = { clock_address: entry.schedulerPolicy.clock_address, tick: attempt.tick, attempt: attempt.attempt };
   let outcome: AttemptOutcome;
   let indeterminate: readonly string[] = [];
   if (context.registration.attachPort) {

@@ -8,6 +8,7 @@ export {
   type AttachedPort,
   type OperatorResult,
   type RuntimeManagerOptions,
+  type AdvanceUntil,
   type RuntimeProgress,
 } from './runtime-manager';
 export * from './operations';
@@ -15,3 +16,5 @@ export { StreamAggregate, eventId, type EventCodec, type Handled, type StreamDec
 export { invocationAggregate, schedulerAggregate, invocationEventCodec, schedulerEventCodec } from './aggregates';
 export type { RemoteAccess, RemotePortGrants } from '../ports/remote-ports';
 export type { OpenInvocationEntry, OpenInvocationsIndex, SchedulerSnapshot } from '../ports/open-invocations';
+export { ParticipantLeases, type LeaseHeldElsewhere, type LeaseRound, type LeaseSettings } from './participant-leases';
+export type { ParticipantOwnership } from './runtime-options';

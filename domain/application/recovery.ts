@@ -93,6 +93,17 @@ const recoverListed = async (context: RuntimeContext, row: OpenInvocationEntry, 
   await finishAttempts(context, owner, invocationId, 'consumed', indeterminate);
 };
 
+/**
+ * Recovery of exactly these schedulers (the participants an engine took over from one that died): every
+ * attempt they have in flight has its invocation settled and closed, and is counted. Another engine's
+ * invocations are never touched: only the in-flight attempts of the given schedulers are read.
+ */
+export const recoverSchedulers = async (context: RuntimeContext, entries: readonly PolicyParticipant[]): Promise<void> => {
+  const owned: Array<readonly [string, PolicyParticipant]> = [];
+  for (const entry of entries) for (const actionInstanceId of entry.scheduler.state.inFlight.values()) owned.push([actionInstanceId, entry]);
+  await recoverConcurrently(owned, ([invocationId, owner]) => recoverInvocation(context, invocationId, owner));
+};
+
 /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight under `owner`). */
 const recoverInvocation = async (context: RuntimeContext, invocationId: string, owner: PolicyParticipant | undefined): Promise<void> => {
   const aggregate = invocationAggregate(context.options.store, invocationId);

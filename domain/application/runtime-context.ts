@@ -18,6 +18,8 @@ export interface RuntimeContext {
   readonly crossingPolicy: { installed: boolean };
   /** One listener for every port (a closure per port would be held by each open invocation). */
   readonly portListener: PortEventListener | undefined;
+  /** Whether this engine runs the participant now (always, without several engines on the store). */
+  owns(participantAddress: string): boolean;
   /** The clock's time as an ISO string. */
   now(): string;
   /** Reports progress; a failing display never stops the engine. */

@@ -3,18 +3,21 @@ import type { ResolvedEffect } from '../invocation';
 import { registerRuntime, type Registration } from '../manifest';
 import type { Diagnostic } from '../scenario';
 import type { OpenInvocationsIndex } from '../ports/open-invocations';
-import { runAttempt } from './attempts';
+import { AttemptLanes } from './attempt-lanes';
 import { operationStatus } from './operation-lookup';
 import type { OperationStatus } from './operations';
 import { resetSharedClock, resolve, restartScheduler, type OperatorResult } from './operator-commands';
-import { policyParticipantsOf, schedulerKey } from './policy-participants';
+import { policyParticipantsOf, schedulerKey, type PolicyParticipant } from './policy-participants';
 import { reportProgress, reportToolProgress, type RuntimeProgress } from './progress';
-import { recoverInterrupted, restoreSchedulers } from './recovery';
-import type { RuntimeContext } from './runtime-context';
+import { recoverInterrupted, recoverSchedulers, restoreSchedulers } from './recovery';
+import { must, type RuntimeContext } from './runtime-context';
 import type { AttachedPort, RuntimeManagerOptions } from './runtime-options';
 import { catchUpView } from './view-catch-up';
 
 export type { AttachedPort, OpenInvocationsIndex, OperatorResult, RuntimeManagerOptions, RuntimeProgress };
+
+/** What `advance` waits for: every attempt of the ticks to finish, or only to start. */
+export type AdvanceUntil = 'finished' | 'started';
 
 export class RegistrationRefused extends Error {
   constructor(readonly diagnostics: readonly Diagnostic[]) {
@@ -41,6 +44,7 @@ export class RuntimeManager {
   private driver: NodeJS.Timeout | undefined;
   private driverStopped = true;
   private readonly openInvocations: OpenInvocationsIndex | undefined;
+  private readonly lanes: AttemptLanes;
 
   constructor(options: RuntimeManagerOptions) {
     const registration = registerRuntime(options.runtime, options.manifest, options.compiled);
@@ -59,9 +63,11 @@ export class RuntimeManager {
       running: new Map(),
       crossingPolicy: { installed: options.crossingPolicyInstalled ?? false },
       portListener: onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress),
+      owns: options.ownership === undefined ? () => true : (participant) => options.ownership!.holds(participant),
       now: () => options.clock().toISOString(),
       progress: (progress) => reportProgress(progress, onProgress),
     };
+    this.lanes = new AttemptLanes(this.context);
   }
 
   /** True when ports are attached: the manifest claims the composition and the runtime can take them. */
@@ -81,9 +87,39 @@ export class RuntimeManager {
    */
   async start(): Promise<void> {
     this.currentTick = await restoreSchedulers(this.context, this.openInvocations, this.currentTick);
-    await recoverInterrupted(this.context, this.openInvocations);
+    if (this.context.options.ownership === undefined) await recoverInterrupted(this.context, this.openInvocations);
+    else await recoverSchedulers(this.context, this.ownedEntries((participant) => this.context.owns(participant)));
     this.started = true;
     this.recoveryViews = catchUpView(this.openInvocations, this.context.progress);
+  }
+
+  /**
+   * Takes over participants whose lease this engine just got (another engine stopped or died): reads
+   * their schedulers to the end of their streams, recovers exactly their interrupted invocations
+   * (docs/rules.md, recovery), and moves the clock to the last tick their schedulers ran, if later.
+   * Runs between ticks, never during one.
+   */
+  takeOver(participants: readonly string[]): Promise<void> {
+    const run = this.advancing.then(async () => {
+      const wanted = new Set(participants);
+      const entries = this.ownedEntries((participant) => wanted.has(participant));
+      for (const entry of entries) {
+        await must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+        const schedulerTick = entry.scheduler.state.lastTick;
+        if (schedulerTick !== null && schedulerTick > this.currentTick) this.currentTick = schedulerTick;
+      }
+      await recoverSchedulers(this.context, entries);
+    });
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  private ownedEntries(selected: (participant: string) => boolean): PolicyParticipant[] {
+    const entries: PolicyParticipant[] = [];
+    for (const [participant, ofParticipant] of this.context.schedulers.byParticipant) {
+      if (selected(participant)) entries.push(...ofParticipant);
+    }
+    return entries;
   }
 
   /** Resolves once the views have caught up over what start() recovered. */
@@ -91,24 +127,40 @@ export class RuntimeManager {
     await this.recoveryViews;
   }
 
-  /** Moves the shared clock `ticks` forward, running every due attempt in tick order. */
-  advance(ticks = 1): Promise<void> {
+  /**
+   * Moves the shared clock `ticks` forward, handing each due attempt to its scheduler, which runs up to
+   * its policy's `max_in_flight` attempts at once: a slow attempt holds back neither another
+   * participant's attempts nor its own scheduler's next ones below that bound. With `until: 'finished'`
+   * (the default) resolves once every attempt those ticks started has finished; with `'started'`, once
+   * each has started or been refused, a tick of a scheduler at its `max_in_flight` only until the next
+   * attempt anywhere ends (it waits in its lane), so the clock moves on while attempts run and a full
+   * scheduler holds back no other; `idle()` then waits for them.
+   */
+  advance(ticks = 1, until: AdvanceUntil = 'finished'): Promise<void> {
     const run = this.advancing.then(async () => {
       if (!this.started) throw new Error('start() the runtime manager (recovery) before advancing the clock');
       const target = this.currentTick + ticks;
+      const taken: Promise<void>[] = [];
       while (this.currentTick < target) {
         const tick = this.currentTick + 1;
-        const due: Promise<void>[] = [];
         for (const entry of this.context.schedulers.byKey.values()) {
-          if (isCadenceTick(entry.schedulerPolicy, tick)) due.push(runAttempt(this.context, entry, tick));
+          if (isCadenceTick(entry.schedulerPolicy, tick) && this.context.owns(entry.schedulerPolicy.participant_address)) taken.push(this.lanes.enqueue(entry, tick));
         }
-        await Promise.all(due);
         this.currentTick = tick;
-        if (due.length > 0) await catchUpView(this.openInvocations, this.context.progress);
       }
+      if (until === 'finished') await this.lanes.idle();
+      else await Promise.all(taken);
+      if (taken.length > 0) await catchUpView(this.openInvocations, this.context.progress);
     });
     this.advancing = run.catch(() => undefined);
     return run;
+  }
+
+  /** Resolves once every attempt started or waiting for a slot has finished (after `advance(n, 'started')`). */
+  async idle(): Promise<void> {
+    await this.advancing;
+    await this.lanes.idle();
+    await catchUpView(this.openInvocations, this.context.progress);
   }
 
   /** Advances one tick every `intervalMs` until `stopClock()` or `close()`. */
@@ -117,7 +169,7 @@ export class RuntimeManager {
     this.driverStopped = false;
     const step = (): void => {
       this.driver = setTimeout(() => {
-        this.advance(1)
+        this.advance(1, 'started')
           .catch((error: unknown) => this.context.progress({ kind: 'storage_failure', reason: String(error) }))
           .finally(() => {
             if (!this.driverStopped) step();
@@ -165,10 +217,16 @@ export class RuntimeManager {
     return this.context.schedulers.byKey.get(schedulerKey(policyAddress, participantAddress))?.scheduler.state;
   }
 
-  /** Stops the driver and waits for the attempts in flight; the store stays open (its owner closes it). */
+  /**
+   * Stops the driver, drops the due ticks still waiting for a free slot, and waits for the attempts in
+   * flight; the store stays open (its owner closes it).
+   */
   async close(): Promise<void> {
     this.stopClock();
     await this.advancing;
+    this.lanes.dropWaiting();
+    // Failures were reported as progress when they happened.
+    await this.lanes.idle().catch(() => undefined);
     await this.recoveryViews;
   }
 }

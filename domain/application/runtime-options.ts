@@ -21,6 +21,17 @@ export interface RuntimeManagerOptions {
   /** When given, each attached port is also reachable over it with a per-invocation secret. */
   readonly remotePorts?: RemotePortGrants;
   readonly onProgress?: (progress: RuntimeProgress) => void;
+  /**
+   * With several engines on one store: which participants this engine runs now (the ones whose lease
+   * it holds). start() then recovers only those, and `takeOver` the ones it gets later. Without it the
+   * engine runs every participant (one engine per store).
+   */
+  readonly ownership?: ParticipantOwnership;
+}
+
+/** Answers whether this engine runs a participant at this moment. */
+export interface ParticipantOwnership {
+  holds(participantAddress: string): boolean;
 }
 
 /** The port handed to `attachInvocationToolActions`; `remote` is present when remote ports are on. */

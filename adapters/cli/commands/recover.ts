@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import type { RuntimeProgress } from '../../../domain/application';
+import type { LeaseHeldElsewhere, RuntimeProgress } from '../../../domain/application';
+import { LeasedRuntimeManager } from '../../engine/leased-runtime-manager';
 import { openOperatorEngine } from '../engine';
 import { invocationLabel, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
@@ -12,11 +13,23 @@ export interface RecoveryReport {
   readonly recovered_invocations: readonly { readonly invocation_action_instance_id: string; readonly outcome: string; readonly indeterminate_action_ids: readonly string[] }[];
   readonly settled_tool_actions: readonly { readonly action_instance_id: string; readonly settlement: string }[];
   readonly stopped_schedulers: readonly { readonly participant_address: string; readonly reason: string }[];
+  /** On a server store: participants a live engine holds, which it (or its successor) recovers, not this command. */
+  readonly held_elsewhere?: readonly LeaseHeldElsewhere[];
 }
+
+const formatHeldElsewhere = (held: readonly LeaseHeldElsewhere[] | undefined): string =>
+  (held ?? [])
+    .map(
+      (lease) =>
+        `  ${lease.participant_address} runs in engine ${lease.owner} (lease until ${lease.expires_at}): that engine recovers it, or, if it died, the engine that takes its lease after it expires (run \`raes-tools recover\` again then)\n`,
+    )
+    .join('');
 
 const formatRecovery = (report: RecoveryReport): string => {
   if (report.recovered_invocations.length === 0 && report.settled_tool_actions.length === 0) {
-    return `nothing to recover in ${report.data_dir}: no invocation was left open\n`;
+    const held = report.held_elsewhere ?? [];
+    if (held.length === 0) return `nothing to recover in ${report.data_dir}: no invocation was left open\n`;
+    return `nothing to recover in ${report.data_dir} for the participants no other engine holds\n${formatHeldElsewhere(held)}`;
   }
   let text = `recovered in ${report.data_dir}:\n`;
   for (const invocation of report.recovered_invocations) {
@@ -34,6 +47,7 @@ const formatRecovery = (report: RecoveryReport): string => {
   for (const scheduler of report.stopped_schedulers) {
     text += `  scheduler of ${scheduler.participant_address} stopped (${scheduler.reason})\n`;
   }
+  text += formatHeldElsewhere(report.held_elsewhere);
   const unresolved = report.recovered_invocations.flatMap((invocation) => invocation.indeterminate_action_ids);
   if (unresolved.length > 0) {
     text += `next: resolve ${unresolved.join(', ')} with \`raes-tools resolve <action id> --effect happened|absent --evidence <ref>\`, then \`raes-tools scheduler restart <participant>\`\n`;
@@ -51,6 +65,7 @@ export const runRecover = async (options: StoreFlags & { readonly json: boolean 
   const { workspace, manager } = engine.value;
   try {
     await manager.start();
+    const heldElsewhere = manager instanceof LeasedRuntimeManager ? manager.heldElsewhere() : [];
     await manager.close();
     const failures = progress.filter((event) => event.kind === 'storage_failure');
     const report: RecoveryReport = {
@@ -66,6 +81,7 @@ export const runRecover = async (options: StoreFlags & { readonly json: boolean 
       stopped_schedulers: progress.flatMap((event) =>
         event.kind === 'scheduler_stopped' ? [{ participant_address: event.participant_address, reason: event.reason }] : [],
       ),
+      ...(heldElsewhere.length === 0 ? {} : { held_elsewhere: heldElsewhere }),
     };
     io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatRecovery(report));
     for (const failure of failures) io.stderr(`raes-tools recover: ${describeProgress(failure).trim()}\n`);

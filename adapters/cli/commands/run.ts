@@ -20,6 +20,8 @@ export interface RunOptions extends StoreFlags {
   readonly manifestPath: string;
   readonly ticks?: number;
   readonly episode?: string;
+  /** On a server store: the participants this engine takes when free (others once their engine died). */
+  readonly participants?: readonly string[];
   readonly harness: HarnessKind | HarnessSpec;
   readonly toolDelayMs?: number;
   readonly json: boolean;
@@ -141,6 +143,13 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       ? fail(EXIT_USAGE, inputs.message)
       : fail(EXIT_INVALID, `the scenario and manifest do not check; fix these (see \`raes-tools validate\`):\n${formatDiagnostics(inputs.diagnostics).trimEnd()}`);
   }
+  if (options.participants !== undefined) {
+    const known = new Set(inputs.compiled.policies.flatMap((policy) => policy.participantAddresses));
+    const unknown = options.participants.filter((participant) => !known.has(participant));
+    if (unknown.length > 0) {
+      return fail(EXIT_USAGE, `--participant names no participant of the scenario: ${unknown.join(', ')} (its participants: ${[...known].join(', ')})`);
+    }
+  }
   const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run' });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
@@ -163,6 +172,9 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       writeJob(workspace.dataDir, { scenario_path: options.scenarioPath, manifest_path: options.manifestPath, episode_id: episodeId });
     }
 
+    if (options.participants !== undefined && workspace.kind !== 'postgres' && workspace.kind !== 'eventstoredb') {
+      return fail(EXIT_USAGE, `--participant splits participants among engines sharing a server store (--store postgres or eventstoredb); the ${workspace.kind} store has one engine, which runs them all`);
+    }
     const recorder = new RunRecorder();
     let harness: Awaited<ReturnType<typeof startHarness>>;
     try {
@@ -183,6 +195,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         episodeId,
         runtime: harness.runtime,
         ...(harness.remotePorts === undefined ? {} : { remotePorts: harness.remotePorts }),
+        ...(options.participants === undefined ? {} : { claims: new Set(options.participants) }),
         onProgress: (event) => {
           recorder.record(event);
           progress(describeProgress(event));
@@ -194,16 +207,24 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         await manager.start();
         const from = manager.tick;
         const pairs = scheduledPairs(inputs.compiled);
+        // No scheduler needs another tick once each has stopped or started all its attempts (the last
+        // ones may still run: close() waits for them).
         const settled = (): boolean =>
-          pairs.every((pair) => summarizeScheduler(pair, manager.schedulerStatus(pair.policyAddress, pair.participantAddress)).status !== 'running');
+          pairs.every((pair) => {
+            const state = manager.schedulerStatus(pair.policyAddress, pair.participantAddress);
+            return summarizeScheduler(pair, state).status !== 'running' || (state?.attemptsStarted ?? 0) >= pair.maxActionAttempts;
+          });
         // Without --ticks, until idle: every policy's attempts fall due within start + cadence * attempts ticks.
         const bound =
           options.ticks ?? Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
         const interrupt = interruptible(progress);
         try {
           for (let step = 0; step < bound && !interrupt.requested() && (options.ticks !== undefined || !settled()); step++) {
-            await manager.advance(1);
+            // Each tick's attempts start, up to their policy's max_in_flight, while earlier ones still run.
+            await manager.advance(1, 'started');
           }
+          // The last ticks' attempts, and any tick still waiting for a slot, run to their end.
+          if (!interrupt.requested()) await manager.idle();
         } finally {
           interrupt.dispose();
         }
@@ -296,6 +317,10 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
     .requiredOption('-m, --manifest <manifest>', 'backend manifest file (JSON)')
     .option('--ticks <n>', 'ticks to advance (default: until every scheduler has stopped or used its attempts)', positiveInteger('--ticks'))
     .option('--episode <id>', 'episode id (default: the one already in the data dir, else a fresh one)')
+    .option(
+      '--participant <address...>',
+      'on a server store shared by several engines: the participants this engine runs (default all that no other engine holds); it also takes over any whose engine died',
+    )
     .addOption(
       new Option(
         '--harness <kind>',
@@ -309,9 +334,9 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
   storeOptions(command)
     .addHelpText(
       'after',
-      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
+      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nOn PostgreSQL or EventStoreDB several engines (each with its own --data-dir) may share the store: each participant runs in the engine holding its lease in the store (RAES_LEASE_MS, default 15000); see docs/event-stores.md.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
     )
-    .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; harness: HarnessSpec; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
+    .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; participant?: string[]; harness: HarnessSpec; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
       const result = await executeRun(
         {
           scenarioPath,
@@ -320,6 +345,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
           ...storeFlagsOf(opts),
           ...(opts.ticks === undefined ? {} : { ticks: opts.ticks }),
           ...(opts.episode === undefined ? {} : { episode: opts.episode }),
+          ...(opts.participant === undefined ? {} : { participants: opts.participant }),
           ...(opts.toolDelayMs === undefined ? {} : { toolDelayMs: opts.toolDelayMs }),
         },
         (line) => io.stderr(`${line}\n`),
