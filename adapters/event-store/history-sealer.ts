@@ -54,10 +54,12 @@ export class HistorySealer {
         }
       }
       // Read back what this process did not append (or could not place), from where its own digests end.
-      for (;;) {
-        const read = await this.store.readAll({ ...(through === undefined ? {} : { after: through }), maxCount: PAGE });
+      // The cursor moves past events without a link too (a history from before chains), which `through` does not.
+      for (let cursor = through; ; ) {
+        const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
+          cursor = event.position;
           this.appended.delete(event.position);
           const link = linkOf(event.metadata);
           if (link === undefined) continue;

@@ -85,3 +85,21 @@ describe('seals over the global order', () => {
     }
   });
 });
+
+describe('seals over a history from before chains', () => {
+  it('reads past more than a page of unlinked events and seals what follows them', async () => {
+    const memory = new MemoryEventStore();
+    const old = Array.from({ length: 2500 }, (_, index) => `old-${index}`);
+    for (let start = 0; start < old.length; start += 500) {
+      await append(memory, `old-${start}`, old.slice(start, start + 500), 'no_stream');
+    }
+    const store = new ChainedEventStore(memory, 1000);
+    await append(store, 'new', ['n0', 'n1'], 'no_stream');
+    expect(await store.seal()).toEqual({ kind: 'sealed' });
+    await store.close();
+    const events = await allEvents(memory);
+    expect(expectSealsHold(events)).toBe(1);
+    const seal = asSeal(events[events.length - 1]!.data)!;
+    expect(seal.event_count).toBe(2);
+  });
+});
