@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,5 +94,44 @@ describe('live views of a running engine (createEngine on SQLite)', () => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(new Set(after).size).toBe(after.length);
     expect(after).toEqual(expect.arrayContaining(returned));
+  });
+
+  it('leaves views that resume from their checkpoints after the engine is killed, with no duplicate rows', async () => {
+    await engine?.close();
+    engine = undefined;
+    const killedDir = mkdtempSync(join(tmpdir(), 'raes-live-views-killed-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'children/live-views-engine-child.ts'), killedDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    const exited = new Promise<void>((resolveExit) => child.on('exit', () => resolveExit()));
+    const saved = dataDir;
+    dataDir = killedDir;
+    try {
+      await waitFor('the child engine to run an invocation', () => /^R \S+$/m.test(out) || child.exitCode !== null, 60_000);
+      const ran = /^R (\S+)$/m.exec(out)?.[1];
+      if (ran === undefined) throw new Error(`the child engine failed: ${err}`);
+      await waitFor("the child's closed invocation in its live history view", () => history().includes(ran), 30_000);
+      child.kill('SIGKILL');
+      await exited;
+      const atKill = history();
+
+      returned.length = 0;
+      engine = await createEngine({ scenarioPath: SCENARIO, manifestPath: MANIFEST, runtime: runtime(), dataDir, episodeId: 'episode-live' });
+      await advanceUntilReturned(1);
+      const next = returned[0]!;
+      await waitFor('the next closed invocation in the resumed history view', () => history().includes(next), 30_000);
+      const after = history();
+      expect(after.slice(0, atKill.length)).toEqual(atKill);
+      expect(new Set(after).size).toBe(after.length);
+      expect(after).toEqual(expect.arrayContaining([ran, next]));
+    } finally {
+      child.kill('SIGKILL');
+      await engine?.close();
+      engine = undefined;
+      dataDir = saved;
+      rmSync(killedDir, { recursive: true, force: true });
+    }
   });
 });
