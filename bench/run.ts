@@ -14,6 +14,7 @@ import { rebuildFigure } from './figures/rebuild';
 import { recoveryFigure } from './figures/recovery';
 import { throughputFigure } from './figures/throughput';
 import { toolActionFigure } from './figures/tool-action';
+import { viewLagFigure } from './figures/view-lag';
 import { formatValue, type FigureResult } from './support/figure';
 import { printTable } from './support/table';
 
@@ -23,7 +24,7 @@ interface Options {
   readonly figures: readonly FigureName[];
 }
 
-const FIGURES = ['admission', 'tool-action', 'throughput', 'postgres', 'rebuild', 'recovery', 'heap'] as const;
+const FIGURES = ['admission', 'tool-action', 'throughput', 'postgres', 'rebuild', 'recovery', 'view-lag', 'heap'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 const DEFAULT_REBUILD_EVENTS = 300_000;
@@ -38,6 +39,7 @@ figures (all by default, in this order):
   postgres      the same on the postgres store (a server started in a temp dir), >= 0.5 x raw pg inserts of its rows
   rebuild       participant history rebuild, >= 0.8 x raw iterate() + JSON.parse
   recovery      restart with 10,000 open invocations over 1M and 3M events of history, <= 1 s
+  view-lag      live views: an event durable -> visible in every view, p99 <= 50 ms
   heap          heap per open invocation, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
 
 options:
@@ -84,6 +86,8 @@ const runFigure = (name: FigureName, options: Options): FigureResult | Promise<F
       return rebuildFigure(options.rebuildEvents);
     case 'recovery':
       return recoveryFigure(options.quick);
+    case 'view-lag':
+      return viewLagFigure(options.quick);
     case 'heap':
       return heapFigure(options.quick);
   }

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '../domain/ports/event-store';
+import type { EventStore, RecordedEvent, Subscription, SubscriptionBatch, SubscriptionEnded } from '../domain/ports/event-store';
 import { describeError } from '../domain/ports/storage-failure';
 import type { ProjectionCheckpoints, ViewsPort } from '../domain/ports/views';
 
@@ -71,6 +71,7 @@ export class ProjectionRunner<Views = unknown> {
   private running: Promise<unknown> = Promise.resolve();
   private liveTimer: NodeJS.Timeout | undefined;
   private live = false;
+  private subscription: Subscription | undefined;
 
   constructor(options: ProjectionRunnerOptions<Views>) {
     const names = new Set<string>();
@@ -110,24 +111,51 @@ export class ProjectionRunner<Views = unknown> {
     });
   }
 
-  /** Catches up every `intervalMs` until stopped; a failed round is retried on the next one. */
-  startLive(intervalMs = 200): void {
+  /**
+   * Follows the log live through the store's catch-up subscription, from the lowest checkpoint: each
+   * batch is applied in one views transaction with every projection's checkpoint (the caller-owned
+   * checkpoint of the subscription). A subscription that ends on a failure (a projection that threw, a
+   * store out of reach) is started again from the committed checkpoints after `retryMs`.
+   */
+  startLive(retryMs = 200, onEnded?: (ended: SubscriptionEnded) => void): void {
     if (this.live) return;
     this.live = true;
-    const round = (): void => {
+    const follow = (): void => {
       if (!this.live) return;
-      void this.catchUp().finally(() => {
-        if (this.live) this.liveTimer = setTimeout(round, intervalMs);
-      });
+      void this.serialized(async () => {
+        this.prepareOnce();
+        return this.lowestCheckpoint();
+      }).then(
+        (after) => {
+          if (!this.live) return;
+          const subscription = this.store.subscribe({
+            ...(after === undefined ? {} : { after }),
+            handle: (batch) => this.serialized(async () => this.applyBatch(batch)),
+          });
+          this.subscription = subscription;
+          void subscription.ended.then((ended) => {
+            if (this.subscription === subscription) this.subscription = undefined;
+            if (!this.live) return;
+            onEnded?.(ended);
+            this.liveTimer = setTimeout(follow, retryMs);
+          });
+        },
+        () => {
+          if (this.live) this.liveTimer = setTimeout(follow, retryMs);
+        },
+      );
     };
-    round();
+    follow();
   }
 
-  /** Stops live catch-up and waits for the round in hand. */
+  /** Stops following the log and waits for the batch in hand. */
   async stop(): Promise<void> {
     this.live = false;
     if (this.liveTimer !== undefined) clearTimeout(this.liveTimer);
     this.liveTimer = undefined;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    if (subscription !== undefined) await subscription.stop();
     await this.running.catch(() => undefined);
   }
 
@@ -163,6 +191,27 @@ export class ProjectionRunner<Views = unknown> {
     this.checkpoints.write(projection.name, { version: projection.version, position: null });
   }
 
+  /** The position every projection has applied up to (undefined when one has applied nothing). */
+  private lowestCheckpoint(): bigint | undefined {
+    let lowest: bigint | undefined;
+    for (const projection of this.projections) {
+      const position = this.checkpoints.read(projection.name)?.position ?? null;
+      if (position === null) return undefined;
+      if (lowest === undefined || position < lowest) lowest = position;
+    }
+    return lowest;
+  }
+
+  /** One subscription batch: applied and checkpointed in one views transaction; a failure ends the subscription. */
+  private applyBatch(batch: SubscriptionBatch): void {
+    try {
+      this.applyPage(batch.events, batch.position, new Array<bigint | null>(this.projections.length));
+    } catch (error) {
+      for (const projection of this.projections) projection.discardPending?.();
+      throw error;
+    }
+  }
+
   private async catchUpNow(onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
     try {
       this.prepareOnce();
@@ -186,7 +235,7 @@ export class ProjectionRunner<Views = unknown> {
       const events = read.events;
       if (events.length === 0) break;
       try {
-        this.applyPage(events, positions);
+        this.applyPage(events, events[events.length - 1]!.position, positions);
       } catch (error) {
         for (const projection of this.projections) projection.discardPending?.();
         if (error instanceof ProjectionFailed) return projectionFailed(error.projection, error.position, error.message);
@@ -209,12 +258,12 @@ export class ProjectionRunner<Views = unknown> {
    * One views transaction: every projection's rows for the page and its new checkpoint, or nothing.
    * It takes the write lock first and reads each checkpoint under it: another process (a second audit,
    * say) may have applied part of this page since this runner last looked, and must not be applied twice.
+   * `last` is the position the page reaches, which may be past its last event (a subscription batch).
    */
-  private applyPage(events: readonly RecordedEvent[], positions: (bigint | null)[]): void {
+  private applyPage(events: readonly RecordedEvent[], last: bigint, positions: (bigint | null)[]): void {
     const views = this.views;
     const checkpoints = this.checkpoints;
     const projections = this.projections;
-    const last = events[events.length - 1]!.position;
     views.transaction(() => {
       for (let p = 0; p < projections.length; p++) {
         const projection = projections[p]!;

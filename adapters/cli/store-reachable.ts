@@ -6,6 +6,6 @@ import type { Workspace } from './workspace';
  */
 export const unreachableStore = async (workspace: Workspace): Promise<string | undefined> => {
   if (workspace.kind !== 'postgres') return undefined;
-  const probe = await workspace.store.checkpoints.read('raes-tools-probe');
+  const probe = await workspace.store.readAll({ maxCount: 1 });
   return probe.kind === 'storage_failure' ? probe.reason : undefined;
 };

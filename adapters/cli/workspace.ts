@@ -58,6 +58,12 @@ export interface WorkspaceOptions {
   readonly replaceCorruptViews?: boolean;
   /** Rebuilds every view from the store (`projections rebuild` of all): a store behind the views is let in. */
   readonly rebuildsViews?: boolean;
+  /**
+   * Keeps every view following the log while the workspace is open (an engine: run, the embedding
+   * facade), through the store's subscription: views are current within a bounded lag, not only after
+   * `audit`, and a crash leaves them at their committed checkpoints.
+   */
+  readonly followsLog?: boolean;
 }
 
 /** How messages name a store, and the setting that points at another one. */
@@ -105,12 +111,15 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
   }
   const record = checked.record;
   if (options.writer === undefined || record === undefined) return { ok: true, workspace };
+  const live = options.followsLog === true ? new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }) : undefined;
+  live?.startLive();
   return {
     ok: true,
     workspace: {
       ...workspace,
       close: async () => {
         try {
+          await live?.stop();
           // The closing seal first, so that the position recorded below is the store's last.
           if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
           // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.

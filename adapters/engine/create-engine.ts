@@ -85,7 +85,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
   const manifest: ManifestDocument = inputs.manifest;
   const opened = await openWorkspace(
     { store: options.store ?? 'sqlite', dataDir: options.dataDir ?? 'esdata' },
-    { durable: false, writer: 'embedded engine' },
+    { durable: false, writer: 'embedded engine', followsLog: true },
   );
   if (!opened.ok) throw new EngineNotCreated(opened.message);
   const workspace = opened.workspace;

@@ -1,10 +1,9 @@
-import type { CheckpointStore, ReadAllOptions, ReadResult, SubscribeOptions, Subscription, SubscriptionEnded } from '../../domain/ports/event-store';
+import type { ReadAllOptions, ReadResult, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../domain/ports/event-store';
 import { passesFilter } from './event-filter';
 
 /** What a store that reads its own global log gives a catch-up subscription (memory, SQLite). */
 export type CatchUpSource = {
   readonly readAll: (options: ReadAllOptions) => Promise<ReadResult>;
-  readonly checkpoints: CheckpointStore;
   /** Calls `listener` after each local append is durable; returns the way to stop listening. */
   readonly onAppended: (listener: () => void) => () => void;
   /** How often to look for appends made by other processes; never when absent. */
@@ -35,9 +34,10 @@ export class AppendedSignal {
 const DEFAULT_PAGE_SIZE = 512;
 
 /**
- * Reads the log after the stored checkpoint page by page, handles each passing event inside its
- * checkpoint commit, then waits for appends. A filtered-out tail of a page is checkpointed once, so
- * a restart does not rescan it.
+ * Reads the log after the caller's checkpoint page by page and hands each page's passing events to the
+ * handler, waiting for it before reading on; then waits for appends. A page the filter emptied is still
+ * handed over (no events, its last position), so the caller's checkpoint moves past it and a restart
+ * does not rescan it.
  */
 export const startCatchUpSubscription = (source: CatchUpSource, options: SubscribeOptions): Subscription => {
   const pageSize = source.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -58,9 +58,7 @@ export const startCatchUpSubscription = (source: CatchUpSource, options: Subscri
     });
 
   const run = async (): Promise<SubscriptionEnded> => {
-    const checkpoint = await source.checkpoints.read(options.subscriberId);
-    if (checkpoint.kind === 'storage_failure') return checkpoint;
-    let after = checkpoint.position ?? 0n;
+    let after = options.after;
     const stopListening = source.onAppended(() => {
       appendedSinceRead = true;
       if (wake !== undefined) wake();
@@ -68,33 +66,24 @@ export const startCatchUpSubscription = (source: CatchUpSource, options: Subscri
     try {
       while (!stopping) {
         appendedSinceRead = false;
-        const page = await source.readAll({ after, maxCount: pageSize });
+        const page = await source.readAll(after === undefined ? { maxCount: pageSize } : { after, maxCount: pageSize });
         if (page.kind === 'storage_failure') return page;
-        let skippedUpTo: bigint | undefined;
-        for (const event of page.events) {
-          if (stopping) break;
-          if (!passesFilter(options.filter, event.stream, event.type)) {
-            skippedUpTo = event.position;
-            after = event.position;
-            continue;
+        const read = page.events;
+        if (read.length > 0) {
+          const passing: RecordedEvent[] = [];
+          for (let i = 0; i < read.length; i++) {
+            const event = read[i]!;
+            if (passesFilter(options.filter, event.stream, event.type)) passing.push(event);
           }
-          let committed;
+          const position = read[read.length - 1]!.position;
           try {
-            committed = await source.checkpoints.commit(options.subscriberId, event.position, () =>
-              options.handle(event),
-            );
+            await options.handle({ events: passing, position });
           } catch (error) {
             return { kind: 'handler_failed', error };
           }
-          if (committed.kind === 'storage_failure') return committed;
-          skippedUpTo = undefined;
-          after = event.position;
+          after = position;
         }
-        if (skippedUpTo !== undefined) {
-          const committed = await source.checkpoints.commit(options.subscriberId, skippedUpTo, () => undefined);
-          if (committed.kind === 'storage_failure') return committed;
-        }
-        if (!stopping && page.events.length < pageSize && !appendedSinceRead) await waitForAppends();
+        if (!stopping && read.length < pageSize && !appendedSinceRead) await waitForAppends();
       }
       return { kind: 'stopped' };
     } finally {

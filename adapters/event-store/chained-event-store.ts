@@ -72,10 +72,6 @@ export class ChainedEventStore implements OpenedEventStore {
     return this.startSeal();
   }
 
-  get checkpoints(): OpenedEventStore['checkpoints'] {
-    return this.inner.checkpoints;
-  }
-
   async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const asked = options.expectedRevision;
     const exact = asked !== 'any' && asked !== 'stream_exists';

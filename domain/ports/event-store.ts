@@ -91,36 +91,37 @@ export type EventFilter = {
   readonly eventTypePrefixes?: readonly string[];
 };
 
-export type CheckpointRead = { readonly kind: 'checkpoint'; readonly position: bigint | undefined } | StorageFailure;
-export type CheckpointCommitted<T> = { readonly kind: 'committed'; readonly value: T } | StorageFailure;
-
-/**
- * Where subscribers keep how far they got. `commit` runs `apply` and writes the checkpoint as one unit:
- * on SQLite in one transaction of the store's database (so a projection writing its read model to the
- * same database gets both or neither); in memory trivially; on EventStoreDB after `apply` (at least once).
- * `apply` is synchronous so that it can run inside an SQLite transaction. If it throws, no checkpoint is
- * written and the error propagates.
- */
-export interface CheckpointStore {
-  read(subscriberId: string): Promise<CheckpointRead>;
-  commit<T>(subscriberId: string, position: bigint, apply: () => T): Promise<CheckpointCommitted<T>>;
-}
-
 export type SubscriptionEnded =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'handler_failed'; readonly error: unknown }
   | StorageFailure;
 
+/**
+ * What a subscription hands its handler: the events of one step in global order (possibly none), and
+ * the position the log has been read up to, which is at least the last event's and may be past it when
+ * events the filter dropped follow.
+ */
+export type SubscriptionBatch = {
+  readonly events: readonly RecordedEvent[];
+  readonly position: bigint;
+};
+
+/**
+ * The checkpoint belongs to the caller: it passes where it got to, and its handler records
+ * `batch.position` in the same commit as the work it did for the batch. The next batch is delivered
+ * only after the handler's promise settles, so a crash or a failed handler leaves the caller's
+ * checkpoint at the last batch whose work was committed: delivery is at least once, in global order.
+ */
 export type SubscribeOptions = {
-  /** Names the checkpoint: a subscription with the same id resumes where the last one stopped. */
-  readonly subscriberId: string;
+  /** Deliver events after this position (exclusive): the caller's checkpoint. From the start when absent. */
+  readonly after?: bigint;
   readonly filter?: EventFilter;
-  /** Runs inside the checkpoint commit for each event, in global order. */
-  readonly handle: (event: RecordedEvent) => void;
+  /** Commits the batch's work with `batch.position`; throwing or rejecting ends the subscription. */
+  readonly handle: (batch: SubscriptionBatch) => void | Promise<void>;
 };
 
 export interface Subscription {
-  /** Stops after the event in hand (if any) is handled and checkpointed. */
+  /** Stops after the batch in hand (if any) is handled. */
   stop(): Promise<void>;
   /** Settles when the subscription ends, on stop or on failure. */
   readonly ended: Promise<SubscriptionEnded>;
@@ -130,9 +131,8 @@ export interface EventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult>;
   readAll(options?: ReadAllOptions): Promise<ReadResult>;
-  /** A catch-up subscription on all streams, resuming after its stored checkpoint, then live. */
+  /** A catch-up subscription on all streams, from the caller's checkpoint, then live. */
   subscribe(options: SubscribeOptions): Subscription;
-  readonly checkpoints: CheckpointStore;
   /** Waits for appends in flight, then releases the store's resources. */
   close(): Promise<void>;
 }

@@ -150,7 +150,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       return fail(EXIT_USAGE, `--participant names no participant of the scenario: ${unknown.join(', ')} (its participants: ${[...known].join(', ')})`);
     }
   }
-  const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run' });
+  const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run', followsLog: true });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   try {

@@ -20,15 +20,17 @@ import { describeError, storageFailure } from '../../../domain/ports/storage-fai
 import { passesFilter } from '../event-filter';
 import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
 import { toEsdbEventId } from './event-ids';
-import { CHECKPOINT_STREAM_PREFIX, EventStoreDbCheckpointStore } from './eventstoredb-checkpoint-store';
 import { toEsdbExpectedRevision } from './expected-revision';
 import type { TailRead } from '../store-tail';
 
 /** What the store writes as EventStoreDB metadata: the port's id and metadata. */
 type MetadataEnvelope = { readonly event_id: string; readonly metadata: JsonObject | null };
 
+/** Where earlier versions kept subscription checkpoints; such streams may still be in a database. */
+const LEGACY_CHECKPOINT_STREAM_PREFIX = 'raes-checkpoint-';
+
 const isEngineStream = (stream: string): boolean =>
-  !stream.startsWith('$') && !stream.startsWith(CHECKPOINT_STREAM_PREFIX);
+  !stream.startsWith('$') && !stream.startsWith(LEGACY_CHECKPOINT_STREAM_PREFIX);
 
 const toRecordedEvent = (event: EsdbRecordedEvent, position: bigint): RecordedEvent => {
   const envelope = event.metadata as Partial<MetadataEnvelope> | undefined;
@@ -62,11 +64,7 @@ const serverFilter = (filter: EventFilter | undefined): Filter => {
 
 /** EventStoreDB / KurrentDB, for a cluster when one machine is not enough. */
 export class EventStoreDbEventStore implements EventStore {
-  readonly checkpoints: EventStoreDbCheckpointStore;
-
-  constructor(private readonly client: EventStoreDBClient) {
-    this.checkpoints = new EventStoreDbCheckpointStore(client);
-  }
+  constructor(private readonly client: EventStoreDBClient) {}
 
   async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const toWrite = events.map((event) => {
@@ -149,48 +147,65 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * The server's checkpoints (`checkpointReached`) arrive inside the client's transform, after it has
+   * pushed the events before them into the readable buffer but possibly before this loop has handled
+   * them; committing one there would move the caller's checkpoint past unhandled events. So a server
+   * checkpoint is only noted, and handed to the handler (as an empty batch) by this loop once the
+   * buffer is empty after a handled step: every event the server sent before it has then been handled,
+   * and the transform, which awaits `checkpointReached`, pushes nothing while it is being noted.
+   * Handled events advance the caller's checkpoint themselves, one batch per event.
+   */
   subscribe(options: SubscribeOptions): Subscription {
     let stopping = false;
     let unsubscribe: (() => Promise<void>) | undefined;
     const run = async (): Promise<SubscriptionEnded> => {
-      const checkpoint = await this.checkpoints.read(options.subscriberId);
-      if (checkpoint.kind === 'storage_failure') return checkpoint;
-      const after = checkpoint.position;
+      const after = options.after;
       if (stopping) return { kind: 'stopped' };
+      let handledUpTo = after;
+      let serverCheckpoint: bigint | undefined;
       const filter = serverFilter(options.filter);
-      filter.checkpointReached = async (_subscription, position) => {
-        await this.checkpoints.commit(options.subscriberId, position.commit, () => undefined);
+      filter.checkpointReached = (_subscription, position) => {
+        if (serverCheckpoint === undefined || position.commit > serverCheckpoint) serverCheckpoint = position.commit;
       };
       const subscription = this.client.subscribeToAll({
         fromPosition: after === undefined ? START : { commit: after, prepare: after },
         filter,
       });
       unsubscribe = () => subscription.unsubscribe();
+      const handOver = async (events: readonly RecordedEvent[], position: bigint): Promise<SubscriptionEnded | undefined> => {
+        try {
+          await options.handle({ events, position });
+        } catch (error) {
+          await subscription.unsubscribe();
+          return { kind: 'handler_failed', error };
+        }
+        handledUpTo = position;
+        return undefined;
+      };
+      const handOverServerCheckpoint = async (): Promise<SubscriptionEnded | undefined> => {
+        if (subscription.readableLength > 0 || serverCheckpoint === undefined) return undefined;
+        if (handledUpTo !== undefined && serverCheckpoint <= handledUpTo) return undefined;
+        return handOver([], serverCheckpoint);
+      };
       try {
         for await (const resolved of subscription) {
           if (stopping) break;
           const event = resolved.event;
-          if (event === undefined || !isEngineStream(event.streamId)) continue;
-          const position = positionOf(event);
-          if (after !== undefined && position <= after) continue;
-          if (!passesFilter(options.filter, event.streamId, event.type)) continue;
-          const recorded = toRecordedEvent(event, position);
-          let committed;
-          try {
-            committed = await this.checkpoints.commit(options.subscriberId, position, () => options.handle(recorded));
-          } catch (error) {
-            await subscription.unsubscribe();
-            return { kind: 'handler_failed', error };
+          if (event !== undefined && isEngineStream(event.streamId)) {
+            const position = positionOf(event);
+            if ((after === undefined || position > after) && passesFilter(options.filter, event.streamId, event.type)) {
+              const failed = await handOver([toRecordedEvent(event, position)], position);
+              if (failed !== undefined) return failed;
+            }
           }
-          if (committed.kind === 'storage_failure') {
-            await subscription.unsubscribe();
-            return committed;
-          }
+          const failed = await handOverServerCheckpoint();
+          if (failed !== undefined) return failed;
         }
         return { kind: 'stopped' };
       } catch (error) {
         if (stopping) return { kind: 'stopped' };
-        return storageFailure(`EventStoreDB: subscription '${options.subscriberId}' dropped: ${describeError(error)}`);
+        return storageFailure(`EventStoreDB: the subscription to $all dropped: ${describeError(error)}`);
       }
     };
     const ended = run();

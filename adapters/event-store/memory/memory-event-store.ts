@@ -14,7 +14,6 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../../domain/ports/event-store';
-import { MemoryCheckpointStore } from './memory-checkpoint-store';
 import type { TailRead } from '../store-tail';
 
 type MemoryStream = { readonly events: RecordedEvent[] };
@@ -30,7 +29,6 @@ const alreadyAppended = (existing: MemoryStream, events: readonly EventToAppend[
 
 /** An event store in process memory, with the same rules as the durable ones; for tests. */
 export class MemoryEventStore implements EventStore {
-  readonly checkpoints = new MemoryCheckpointStore();
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, MemoryStream>();
   private readonly appended = new AppendedSignal();
@@ -98,7 +96,6 @@ export class MemoryEventStore implements EventStore {
     return startCatchUpSubscription(
       {
         readAll: (readOptions) => this.readAll(readOptions),
-        checkpoints: this.checkpoints,
         onAppended: this.appended.onAppended,
       },
       options,

@@ -7,7 +7,6 @@ import { appendBatchInTransaction, type PendingAppend } from './append-batch';
 import { AppendQueue, type BatchWriter } from './append-queue';
 import { describePgError, describeServer, UNIQUE_VIOLATION } from './errors';
 import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
-import { PostgresCheckpointStore } from './postgres-checkpoint-store';
 import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
 import { parsedLater, type TailRead } from '../store-tail';
@@ -34,7 +33,6 @@ export type PostgresEventStoreOptions = {
  * fallback.
  */
 export class PostgresEventStore implements EventStore {
-  readonly checkpoints: PostgresCheckpointStore;
   /** Where the store connects, for messages (no password). */
   readonly server: string;
   private readonly pool: Pool;
@@ -70,7 +68,6 @@ export class PostgresEventStore implements EventStore {
       this.appended.notify,
       this.pollIntervalMs,
     );
-    this.checkpoints = new PostgresCheckpointStore(this.pool, this.server, this.ready);
     this.queue = new AppendQueue(this.writeBatch, this.failureOf);
   }
 
@@ -216,7 +213,6 @@ export class PostgresEventStore implements EventStore {
     return startCatchUpSubscription(
       {
         readAll: (readOptions) => this.readAll(readOptions),
-        checkpoints: this.checkpoints,
         onAppended: this.appended.onAppended,
         pollIntervalMs: this.pollIntervalMs,
       },

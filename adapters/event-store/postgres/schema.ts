@@ -26,10 +26,6 @@ CREATE TABLE IF NOT EXISTS raes_log_head (
   position bigint NOT NULL
 );
 INSERT INTO raes_log_head (id, position) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
-CREATE TABLE IF NOT EXISTS raes_checkpoints (
-  subscriber_id text PRIMARY KEY,
-  position bigint NOT NULL
-);
 `;
 
 /** An arbitrary constant naming the advisory lock that serializes schema creation between engines. */

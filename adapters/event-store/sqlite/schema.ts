@@ -29,12 +29,6 @@ CREATE TABLE IF NOT EXISTS ${table} (
   UNIQUE (stream_id, revision)
 );`;
 
-const CHECKPOINTS = `
-CREATE TABLE IF NOT EXISTS checkpoints (
-  subscriber_id TEXT    PRIMARY KEY,
-  position      INTEGER NOT NULL
-);`;
-
 const hasColumn = (db: Database, table: string, column: string): boolean =>
   (db.pragma(`table_info(${table})`) as { name: string }[]).some((info) => info.name === column);
 
@@ -74,7 +68,7 @@ export const prepareDatabase = (db: Database, busyTimeoutMs: number): void => {
   prepareConnection(db, busyTimeoutMs);
   db.pragma('journal_mode = WAL');
   migrateNamedStreamIndex(db);
-  db.exec(STREAMS + EVENTS('events') + CHECKPOINTS);
+  db.exec(STREAMS + EVENTS('events'));
 };
 
 /** The per-connection settings (the journal mode is the file's). */

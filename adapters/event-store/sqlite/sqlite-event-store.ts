@@ -9,7 +9,6 @@ import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';
 import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
-import { SqliteCheckpointStore } from './sqlite-checkpoint-store';
 import { parsedLater, type TailRead } from '../store-tail';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
@@ -119,7 +118,6 @@ const IN_MEMORY = ':memory:';
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
-  readonly checkpoints: SqliteCheckpointStore;
   private readonly writer: AppendWriter;
   private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
@@ -134,7 +132,6 @@ export class SqliteEventStore implements EventStore {
     busyTimeoutMs: number,
     readOnlyPath?: string,
   ) {
-    this.checkpoints = new SqliteCheckpointStore(database);
     const onCommitted = this.appended.notify;
     this.writer =
       readOnlyPath !== undefined
@@ -191,7 +188,6 @@ export class SqliteEventStore implements EventStore {
     return startCatchUpSubscription(
       {
         readAll: (readOptions) => this.readAll(readOptions),
-        checkpoints: this.checkpoints,
         onAppended: this.appended.onAppended,
         pollIntervalMs: this.pollIntervalMs,
       },
@@ -223,7 +219,7 @@ export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEv
 };
 
 const hasEventTables = (database: Database): boolean =>
-  database.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'streams', 'checkpoints')").pluck().get() === 3;
+  database.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('events', 'streams')").pluck().get() === 2;
 
 /** Opens an existing file for reading only; a file without the store's tables is reported, not created. */
 const openReadOnlySqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {

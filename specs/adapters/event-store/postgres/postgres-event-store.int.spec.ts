@@ -79,9 +79,8 @@ describe('postgres event store', () => {
     const reader = openPostgresEventStore({ connectionString: server.url, poolSize: 2, pollIntervalMs: 600_000 });
     const seen: string[] = [];
     const subscription = reader.subscribe({
-      subscriberId: 'notified',
       filter: { streamPrefixes: ['notified-'] },
-      handle: (event) => void seen.push(event.id),
+      handle: (batch) => void seen.push(...batch.events.map((event) => event.id)),
     });
     // The reader's own appends would wake it locally: only the writer appends, so only NOTIFY can.
     for (let tries = 0; ; tries += 1) {
@@ -105,9 +104,8 @@ describe('postgres event store', () => {
     const reader = openPostgresEventStore({ connectionString: server.url, poolSize: 2, pollIntervalMs: 200 });
     const seen: string[] = [];
     const subscription = reader.subscribe({
-      subscriberId: 'cut',
       filter: { streamPrefixes: ['cut-'] },
-      handle: (event) => void seen.push(event.id),
+      handle: (batch) => void seen.push(...batch.events.map((event) => event.id)),
     });
     const listeners = async () =>
       (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN raes_events_appended'")).rows;
@@ -162,25 +160,6 @@ describe('postgres event store', () => {
     await store.close();
   });
 
-  it('commits a read model in the same database and its checkpoint together, or neither', async () => {
-    const store = open();
-    await admin.query('CREATE TABLE IF NOT EXISTS read_model (id text PRIMARY KEY)');
-    const committed = await store.checkpoints.commitWith('model', 1n, async (client) => {
-      await client.query("INSERT INTO read_model (id) VALUES ('first')");
-      return 'done';
-    });
-    expect(committed).toEqual({ kind: 'committed', value: 'done' });
-    await expect(
-      store.checkpoints.commitWith('model', 2n, async (client) => {
-        await client.query("INSERT INTO read_model (id) VALUES ('second')");
-        throw new Error('projection broke after writing');
-      }),
-    ).rejects.toThrow('projection broke');
-    expect((await admin.query('SELECT id FROM read_model')).rows).toEqual([{ id: 'first' }]);
-    expect(await store.checkpoints.read('model')).toEqual({ kind: 'checkpoint', position: 1n });
-    await store.close();
-  });
-
   it('sees appends another engine committed, and its revision checks count them', async () => {
     const first = open();
     const second = open();
@@ -223,8 +202,7 @@ describe('postgres event store', () => {
     };
     expect(await store.append('s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'any' })).toMatchObject(expected);
     expect(await store.readAll()).toMatchObject(expected);
-    expect(await store.checkpoints.read('x')).toMatchObject(expected);
-    const subscription = store.subscribe({ subscriberId: 'x', handle: () => undefined });
+    const subscription = store.subscribe({ handle: () => undefined });
     expect(await subscription.ended).toMatchObject(expected);
     expect(JSON.stringify(await store.readStream('s'))).not.toContain('secret');
     await store.close();

@@ -54,9 +54,8 @@ describe('postgres event store across processes', () => {
     const reader = openPostgresEventStore({ connectionString: server.url, poolSize: 2 });
     const seen: RecordedEvent[] = [];
     const subscription = reader.subscribe({
-      subscriberId: 'race-reader',
       filter: { streamPrefixes: ['race-'] },
-      handle: (event) => void seen.push(event),
+      handle: (batch) => void seen.push(...batch.events),
     });
     const children = [
       startChild([server.url, acks, 'race-p1', '4', '40']),

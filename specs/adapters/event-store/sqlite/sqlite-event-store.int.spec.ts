@@ -123,22 +123,6 @@ describe('sqlite event store', () => {
     await first.close();
   });
 
-  it('commits a projection read model and its checkpoint together, or neither', async () => {
-    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
-    store.database.exec('CREATE TABLE read_model (id TEXT PRIMARY KEY)');
-    const insert = store.database.prepare('INSERT INTO read_model (id) VALUES (?)');
-    await store.checkpoints.commit('projection', 1n, () => insert.run('first'));
-    await expect(
-      store.checkpoints.commit('projection', 2n, () => {
-        insert.run('second');
-        throw new Error('projection broke after writing');
-      }),
-    ).rejects.toThrow('projection broke');
-    expect(store.database.prepare('SELECT id FROM read_model').pluck().all()).toEqual(['first']);
-    expect(await store.checkpoints.read('projection')).toEqual({ kind: 'checkpoint', position: 1n });
-    await store.close();
-  });
-
   it('fails to open with a storage failure naming the path', () => {
     const blocked = join(temp.path, 'file');
     writeFileSync(blocked, 'not a folder');

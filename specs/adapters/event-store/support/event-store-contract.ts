@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent } from '../../../../domain/ports/event-store';
+import type { AppendResult, EventStore, EventToAppend, ReadResult, RecordedEvent, SubscriptionBatch } from '../../../../domain/ports/event-store';
 import { waitFor } from './wait-for';
 import type { TailReadable } from '../../../../adapters/event-store/store-tail';
 
@@ -202,31 +202,68 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
     });
 
     describe('catch-up subscription', () => {
-      it('resumes after a restart from its checkpoint without gaps or duplicates', async () => {
-        const seen: string[] = [];
-        const subscriberId = `${prefix}-projection`;
+      /** A subscriber that keeps its checkpoint with its work, as a projection does in its views. */
+      const checkpointed = () => {
+        const state = { seen: [] as string[], checkpoint: undefined as bigint | undefined };
+        return {
+          state,
+          handle: (batch: SubscriptionBatch): void => {
+            for (const e of batch.events) state.seen.push(e.id);
+            state.checkpoint = batch.position;
+          },
+        };
+      };
+
+      it('resumes after a restart from the caller\'s checkpoint without gaps or duplicates', async () => {
+        const subscriber = checkpointed();
         const filter = { streamPrefixes: [prefix] };
         for (let index = 0; index < 5; index += 1) {
           appended(await store.append(stream(`s${index % 2}`), [event(`before-${index}`)], { expectedRevision: 'any' }));
         }
-        const first = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
-        await waitFor('the first five events', () => seen.length >= 5);
+        const first = store.subscribe({ filter, handle: subscriber.handle });
+        await waitFor('the first five events', () => subscriber.state.seen.length >= 5);
         appended(await store.append(stream('s0'), [event('live-1'), event('live-2')], { expectedRevision: 'any' }));
-        await waitFor('the two live events', () => seen.length >= 7);
+        await waitFor('the two live events', () => subscriber.state.seen.length >= 7);
         await first.stop();
         expect(await first.ended).toEqual({ kind: 'stopped' });
 
         store = await harness.reopen(store);
         appended(await store.append(stream('s1'), [event('after-1')], { expectedRevision: 'any' }));
         appended(await store.append(stream('s2'), [event('after-2')], { expectedRevision: 'any' }));
-        const second = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
-        await waitFor('the events appended while stopped', () => seen.length >= 9);
+        const second = store.subscribe({ after: subscriber.state.checkpoint, filter, handle: subscriber.handle });
+        await waitFor('the events appended while stopped', () => subscriber.state.seen.length >= 9);
         await new Promise((resolve) => setTimeout(resolve, 100));
         await second.stop();
 
-        expect(seen).toEqual([
+        expect(subscriber.state.seen).toEqual([
           'before-0', 'before-1', 'before-2', 'before-3', 'before-4', 'live-1', 'live-2', 'after-1', 'after-2',
         ]);
+      });
+
+      it('hands over batches in global order, each position at or past its events, never going back', async () => {
+        const positions: bigint[] = [];
+        const eventPositions: bigint[] = [];
+        const marker = appended(await store.append(stream('order-start'), [event('o0')], { expectedRevision: 'any' }));
+        for (let index = 1; index < 6; index += 1) {
+          appended(await store.append(stream(`order-${index % 3}`), [event(`o${index}`)], { expectedRevision: 'any' }));
+        }
+        const subscription = store.subscribe({
+          after: marker.lastPosition,
+          filter: { streamPrefixes: [prefix] },
+          handle: (batch) => {
+            for (const e of batch.events) {
+              expect(e.position).toBeLessThanOrEqual(batch.position);
+              eventPositions.push(e.position);
+            }
+            positions.push(batch.position);
+          },
+        });
+        await waitFor('five events', () => eventPositions.length >= 5);
+        await subscription.stop();
+        const sortedEvents = [...eventPositions].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+        expect(eventPositions).toEqual(sortedEvents);
+        expect(eventPositions[0]).toBeGreaterThan(marker.lastPosition);
+        for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeGreaterThanOrEqual(positions[i - 1]!);
       });
 
       it('delivers only the events its filter lets through', async () => {
@@ -234,9 +271,8 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
         appended(await store.append(stream('skip'), [event('x1')], { expectedRevision: 'any' }));
         appended(await store.append(stream('keep'), [event('k1', 'Kept'), event('x2', 'Dropped')], { expectedRevision: 'any' }));
         const subscription = store.subscribe({
-          subscriberId: `${prefix}-filtered`,
           filter: { streamPrefixes: [stream('keep')], eventTypePrefixes: ['Kept'] },
-          handle: (e) => void seen.push(e.id),
+          handle: (batch) => void seen.push(...batch.events.map((e) => e.id)),
         });
         appended(await store.append(stream('keep'), [event('k2', 'Kept')], { expectedRevision: 'any' }));
         await waitFor('both kept events', () => seen.length >= 2);
@@ -245,39 +281,51 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
         expect(seen).toEqual(['k1', 'k2']);
       });
 
-      it('does not advance its checkpoint past an event whose handler threw', async () => {
-        const subscriberId = `${prefix}-failing`;
+      it('delivers again, from the caller\'s checkpoint, the batch whose handler threw (at least once)', async () => {
         const filter = { streamPrefixes: [prefix] };
-        appended(await store.append(stream('a'), [event('ok'), event('boom'), event('later')], { expectedRevision: 'no_stream' }));
-        const seen: string[] = [];
+        const marker = appended(await store.append(stream('a'), [event('ok')], { expectedRevision: 'no_stream' }));
+        appended(await store.append(stream('a'), [event('boom'), event('later')], { expectedRevision: 0n }));
+        const committed = checkpointed();
+        committed.state.checkpoint = marker.lastPosition - 1n;
         const failing = store.subscribe({
-          subscriberId,
+          after: committed.state.checkpoint,
           filter,
-          handle: (e) => {
-            if (e.id === 'boom') throw new Error('handler broke');
-            seen.push(e.id);
+          handle: (batch) => {
+            if (batch.events.some((e) => e.id === 'boom')) throw new Error('handler broke');
+            committed.handle(batch);
           },
         });
         const ended = await failing.ended;
         expect(ended.kind).toBe('handler_failed');
-        const retried = store.subscribe({ subscriberId, filter, handle: (e) => void seen.push(e.id) });
-        await waitFor('the retried events', () => seen.length >= 3);
+        expect(committed.state.seen).not.toContain('boom');
+        const retried = store.subscribe({ after: committed.state.checkpoint, filter, handle: committed.handle });
+        await waitFor('the retried events', () => committed.state.seen.length >= 3);
         await retried.stop();
-        expect(seen).toEqual(['ok', 'boom', 'later']);
+        expect(committed.state.seen).toEqual(['ok', 'boom', 'later']);
       });
-    });
 
-    describe('checkpoints', () => {
-      it('stores the position with the work and keeps neither when the work throws', async () => {
-        const subscriberId = `${prefix}-manual`;
-        expect(await store.checkpoints.read(subscriberId)).toEqual({ kind: 'checkpoint', position: undefined });
-        expect(await store.checkpoints.commit(subscriberId, 7n, () => 'done')).toEqual({ kind: 'committed', value: 'done' });
-        await expect(
-          store.checkpoints.commit(subscriberId, 9n, () => {
-            throw new Error('no');
-          }),
-        ).rejects.toThrow('no');
-        expect(await store.checkpoints.read(subscriberId)).toEqual({ kind: 'checkpoint', position: 7n });
+      it('waits for an asynchronous handler before handing over the next batch', async () => {
+        const filter = { streamPrefixes: [stream('slow')] };
+        let inHandler = 0;
+        let overlapped = false;
+        const seen: string[] = [];
+        const subscription = store.subscribe({
+          filter,
+          handle: async (batch) => {
+            inHandler += 1;
+            if (inHandler > 1) overlapped = true;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            seen.push(...batch.events.map((e) => e.id));
+            inHandler -= 1;
+          },
+        });
+        for (let index = 0; index < 4; index += 1) {
+          appended(await store.append(stream('slow'), [event(`w${index}`)], { expectedRevision: 'any' }));
+        }
+        await waitFor('four events', () => seen.length >= 4);
+        await subscription.stop();
+        expect(overlapped).toBe(false);
+        expect(seen).toEqual(['w0', 'w1', 'w2', 'w3']);
       });
     });
 
