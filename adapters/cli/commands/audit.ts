@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { HistoryFilter, SchedulerStatus } from '../../../projections';
 import { walkAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
 import { TextSpool } from '../spool';
+import { followAudit } from '../audit-follow';
 import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
@@ -118,9 +119,41 @@ export interface AuditOptions extends StoreFlags {
   readonly episode?: string;
   readonly invocation?: string;
   readonly json: boolean;
+  readonly follow?: boolean;
 }
 
+/** `--follow`: a line per settled tool action and closed invocation, until Ctrl-C (exit 0). */
+const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number> => {
+  const opened = await openWorkspace(options, { durable: true, readOnly: true });
+  if (!opened.ok) {
+    io.stderr(`raes-tools audit: ${opened.message}\n`);
+    return opened.usage ? EXIT_USAGE : EXIT_INVALID;
+  }
+  const follower = followAudit(opened.workspace.store, auditFilter(options), io.stdout);
+  const onSignal = (): void => follower.stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  io.stderr('raes-tools audit: following the log; Ctrl-C stops\n');
+  try {
+    const ended = await follower.ended;
+    if (ended.kind === 'storage_failure') {
+      io.stderr(`raes-tools audit: reading the event store failed: ${ended.reason}\n`);
+      return EXIT_INVALID;
+    }
+    return EXIT_OK;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await opened.workspace.close();
+  }
+};
+
 export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number> => {
+  if (options.follow === true && options.json) {
+    io.stderr('raes-tools audit: --follow prints lines for people; drop --json (or run audit without --follow)\n');
+    return EXIT_USAGE;
+  }
+  if (options.follow === true) return runAuditFollow(options, io);
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools audit: ${opened.message}\n`);
@@ -176,10 +209,11 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
     .option('--episode <id>', 'only this episode')
     .option('--invocation <id>', 'only this invocation (its outer action instance id)')
-    .option('--json', 'print the report as JSON');
+    .option('--json', 'print the report as JSON')
+    .option('--follow', 'read only: print each tool action as it settles and each invocation as it closes, from the log\'s start, until Ctrl-C');
   storeOptions(command)
     .addHelpText('after', `\nVerified: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}. The first finding names the first event where the history breaks.\nExit codes: 0 sound, 1 findings (or the store failed), 2 usage error.`)
-    .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; store?: string; dataDir?: string }) => {
+    .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; follow?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runAudit(
           {
@@ -187,6 +221,7 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
             ...(opts.participant === undefined ? {} : { participant: opts.participant }),
             ...(opts.episode === undefined ? {} : { episode: opts.episode }),
             ...(opts.invocation === undefined ? {} : { invocation: opts.invocation }),
+            ...(opts.follow === true ? { follow: true } : {}),
           },
           io,
         ),
