@@ -25,12 +25,12 @@ const waitFor = async (what: () => boolean, label: string, ms = 60_000): Promise
 describe('raes-tools audit --follow', () => {
   it('prints settled tool actions and closed invocations while a run writes, and exits 0 on SIGINT', async () => {
     const dataDir = scratchDir('audit-follow');
-    const run = start(['run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir, '--tool-delay-ms', '400']);
+    const run = start(['run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir, '--tool-delay-ms', '1000']);
     // The follower opens the store read-only once the run has created it, and reads the log from its start.
     await waitFor(() => /attempt 1 starts/.test(run.err()), 'the run start');
     const follower = start(['audit', '--follow', '--data-dir', dataDir]);
     await waitFor(() => follower.out().includes(`tool action ${INVOCATION(1)}:tool=1 settled completed`), 'the first tool action settle');
-    // Seen while the run still writes: its other calls take 400 ms each.
+    // Seen while the run still writes: its other calls take a second each.
     expect(run.child.exitCode).toBeNull();
     await waitFor(() => follower.out().includes(`invocation ${INVOCATION(1)} closed: returned`), 'the invocation close');
     expect(follower.out()).toContain(`tool action ${INVOCATION(1)}:tool=2 settled indeterminate`);
