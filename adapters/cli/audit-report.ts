@@ -2,16 +2,22 @@ import type { BehaviorHistoryEvent } from '../../domain/invocation';
 import {
   ALL_PROJECTIONS,
   ProjectionRunner,
+  STORE_ADVICE,
   listOpenInvocations,
   listSchedulers,
-  storedHistory,
+  renderInvocationHistory,
+  renderRecordedInvocationHistory,
   verifyHistory,
+  type HistoryIndexRow,
   type AuditFinding,
   type CatchUpProgress,
   type HistoryFilter,
   type SchedulerStatus,
 } from '../../projections';
-import { invocationAggregate } from '../../domain/application';
+import { invocationAggregate, invocationEventCodec } from '../../domain/application';
+import { invocationDecider, type InvocationState } from '../../domain/invocation';
+import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
+import { invocationStream } from '../../domain/streams';
 import { fail, type Built } from './engine';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { auditIntegrity } from './audit-integrity';
@@ -21,8 +27,8 @@ import type { Workspace } from './workspace';
 /**
  * The audit: the projections caught up, the tool history they hold (who called which tool action in
  * which invocation, when it was admitted, dispatched and settled, how), and verifyHistory's findings.
- * The history is rendered from the invocations' streams; dispatch times and operator resolutions are
- * read from each invocation's own stream too. A view that no longer matches the store fails the audit
+ * The history is rendered from the invocations' streams, each read once; dispatch times and operator
+ * resolutions come from the same read. A view that no longer matches the store fails the audit
  * with what to do next.
  */
 
@@ -126,55 +132,181 @@ const draftsOf = (history: readonly BehaviorHistoryEvent[]): Draft[] => {
 const failWithFindings = (message: string, integrity: IntegrityReport): Built<never> =>
   fail(EXIT_INVALID, integrity.findings.length === 0 ? message : `${message}\n${integrity.findings.map((finding) => `  ${finding.code}: ${finding.message}`).join('\n')}`);
 
-export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<AuditReport>> => {
+/** The audit without its invocations: what a streamed audit knows once every invocation went by. */
+export type AuditSummary = Omit<AuditReport, 'invocations'> & {
+  readonly invocation_count: number;
+  readonly tool_action_count: number;
+};
+
+type FoldedInvocation = { readonly kind: 'folded'; readonly state: InvocationState } | { readonly kind: 'unavailable'; readonly reason: string };
+
+/** Folds an invocation's events as its aggregate loads them (each decoded, then evolved). */
+const foldStream = (stream: string, recorded: readonly RecordedEvent[]): FoldedInvocation => {
+  let state = invocationDecider.initialState();
+  for (const event of recorded) {
+    const decoded = invocationEventCodec.fromRecorded(event);
+    if (typeof decoded === 'string') return { kind: 'unavailable', reason: `event ${event.revision} of stream '${stream}': ${decoded}` };
+    state = invocationDecider.evolve(state, decoded);
+  }
+  return { kind: 'folded', state };
+};
+
+/** A draft's invocation state: this stream's, or (for a history naming another invocation) its own stream's. */
+const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationState, invocation: string): Promise<FoldedInvocation> => {
+  if (invocation === row.invocation) return { kind: 'folded', state: own };
+  const aggregate = invocationAggregate(store, invocation);
+  const loaded = await aggregate.load();
+  return loaded.kind === 'unavailable' ? loaded : { kind: 'folded', state: aggregate.state };
+};
+
+const auditedInvocation = (draft: Draft, state: InvocationState): AuditedInvocation => {
+  const tools: AuditedToolAction[] = [];
+  for (const [actionId, tool] of draft.tools) {
+    const context = tool.first.invocation_tool_context!;
+    const position = state.status === 'opened' ? state.positionByActionId.get(actionId) : undefined;
+    const record = position === undefined || state.status !== 'opened' ? undefined : state.toolActions[position];
+    const dispatchedAt = record === undefined || record.phase === 'admitted' ? null : record.dispatchedAt;
+    const resolution = record?.phase === 'settled' ? record.resolution : null;
+    tools.push({
+      action_instance_id: actionId,
+      admission_ordinal: context.admission_ordinal,
+      tool_call_id: context.tool_call_id,
+      tool_affordance_address: context.tool_affordance_address,
+      action_contract_address: tool.first.action_contract_address,
+      admitted_at: tool.first.timestamp,
+      dispatched_at: dispatchedAt,
+      settled_at: tool.settledAt,
+      settlement: context.settlement,
+      status: tool.status,
+      resolution: resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt },
+    });
+  }
+  return {
+    invocation_action_instance_id: draft.invocation,
+    participant_address: draft.participant,
+    episode_id: draft.episode,
+    action_contract_address: draft.contract,
+    outer_status: draft.outerStatus,
+    closed_at: draft.closedAt ?? (state.status === 'opened' && state.lifecycle.status === 'closed' ? state.lifecycle.closedAt : null),
+    tool_actions: tools,
+  };
+};
+
+type Walked =
+  | {
+      readonly kind: 'walked';
+      readonly findings: readonly AuditFinding[];
+      readonly historyEvents: number;
+      readonly invocationCount: number;
+      readonly toolActionCount: number;
+    }
+  | { readonly kind: 'history_unavailable' | 'unavailable'; readonly message: string };
+
+/** Every view the projection writes names each invocation once: a stream closes once. */
+const namesEachInvocationOnce = (rows: readonly HistoryIndexRow[]): boolean => {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.invocation)) return false;
+    seen.add(row.invocation);
+  }
+  return true;
+};
+
+const cannotRender = (reason: string, advice: string): Walked => ({
+  kind: 'history_unavailable',
+  message: `the participant history cannot be rendered: ${reason}; ${advice}`,
+});
+
+/** One invocation at a time, each stream read once and let go. */
+const walkInvocations = async (
+  store: EventStore,
+  rows: readonly HistoryIndexRow[],
+  onInvocation: (invocation: AuditedInvocation) => void,
+): Promise<Walked> => {
+  const findings: AuditFinding[] = [];
+  const invocationFindings: AuditFinding[] = [];
+  let historyEvents = 0;
+  let invocationCount = 0;
+  let toolActionCount = 0;
+  for (const row of rows) {
+    const stream = invocationStream(row.invocation);
+    const read = await store.readStream(stream);
+    if (read.kind !== 'read') return cannotRender(read.reason, STORE_ADVICE);
+    const history = renderRecordedInvocationHistory(row, read.events);
+    if ('kind' in history) return cannotRender(history.reason, history.advice);
+    // verifyHistory lists the triples' findings before the invocations' ones: kept so across invocations.
+    for (const finding of verifyHistory(history, historyEvents)) {
+      (finding.code === 'triple_incomplete' || finding.code === 'triple_split' ? findings : invocationFindings).push(finding);
+    }
+    historyEvents += history.length;
+    const drafts = draftsOf(history);
+    if (drafts.length === 0) continue;
+    const own = foldStream(stream, read.events);
+    for (const draft of drafts) {
+      const folded = own.kind === 'folded' ? await stateOf(store, row, own.state, draft.invocation) : own;
+      if (folded.kind === 'unavailable') return { kind: 'unavailable', message: `reading invocation ${draft.invocation} failed: ${folded.reason}` };
+      const audited = auditedInvocation(draft, folded.state);
+      invocationCount += 1;
+      toolActionCount += audited.tool_actions.length;
+      onInvocation(audited);
+    }
+  }
+  for (const finding of invocationFindings) findings.push(finding);
+  return { kind: 'walked', findings, historyEvents, invocationCount, toolActionCount };
+};
+
+/**
+ * A damaged view that names an invocation more than once: its histories are verified and merged as
+ * one list, as the rules read a history, so that the findings say what the damage looks like.
+ */
+const walkWholeHistory = async (
+  store: EventStore,
+  rows: readonly HistoryIndexRow[],
+  onInvocation: (invocation: AuditedInvocation) => void,
+): Promise<Walked> => {
+  const history: BehaviorHistoryEvent[] = [];
+  for (const row of rows) {
+    const rendered = await renderInvocationHistory(store, row);
+    if ('kind' in rendered) return cannotRender(rendered.reason, rendered.advice);
+    for (const event of rendered) history.push(event);
+  }
+  let invocationCount = 0;
+  let toolActionCount = 0;
+  for (const draft of draftsOf(history)) {
+    const aggregate = invocationAggregate(store, draft.invocation);
+    const loaded = await aggregate.load();
+    if (loaded.kind === 'unavailable') return { kind: 'unavailable', message: `reading invocation ${draft.invocation} failed: ${loaded.reason}` };
+    const audited = auditedInvocation(draft, aggregate.state);
+    invocationCount += 1;
+    toolActionCount += audited.tool_actions.length;
+    onInvocation(audited);
+  }
+  return { kind: 'walked', findings: verifyHistory(history), historyEvents: history.length, invocationCount, toolActionCount };
+};
+
+/**
+ * The audit, one closed invocation at a time: each invocation's stream is read once (its history is
+ * rendered from the events up to its closing, its dispatch times and resolutions from all of them),
+ * verified on its own (every history rule concerns one invocation), handed to `onInvocation`, and let
+ * go. Memory holds the view's index rows and one invocation, however long the history.
+ */
+export const walkAudit = async (
+  workspace: Workspace,
+  filter: HistoryFilter,
+  onInvocation: (invocation: AuditedInvocation) => void,
+): Promise<Built<AuditSummary>> => {
   // First, over the store as it is: tampering may be what keeps the views from catching up.
   const integrity = await auditIntegrity(workspace.store);
   if ('kind' in integrity) return fail(EXIT_INVALID, `reading the event store failed: ${integrity.reason}`);
   const caught = await catchUpViews(workspace);
   if (!caught.ok) return failWithFindings(caught.message, integrity);
-  const rendered = await storedHistory(workspace.views, workspace.store, filter);
-  if (rendered.kind === 'history_unavailable') {
-    return failWithFindings(`the participant history cannot be rendered: ${rendered.reason}; ${rendered.advice}`, integrity);
-  }
-  const history = rendered.events;
-  const invocations: AuditedInvocation[] = [];
-  for (const draft of draftsOf(history)) {
-    const aggregate = invocationAggregate(workspace.store, draft.invocation);
-    const loaded = await aggregate.load();
-    if (loaded.kind === 'unavailable') return fail(EXIT_INVALID, `reading invocation ${draft.invocation} failed: ${loaded.reason}`);
-    const state = aggregate.state;
-    const tools: AuditedToolAction[] = [];
-    for (const [actionId, tool] of draft.tools) {
-      const context = tool.first.invocation_tool_context!;
-      const position = state.status === 'opened' ? state.positionByActionId.get(actionId) : undefined;
-      const record = position === undefined || state.status !== 'opened' ? undefined : state.toolActions[position];
-      const dispatchedAt = record === undefined || record.phase === 'admitted' ? null : record.dispatchedAt;
-      const resolution = record?.phase === 'settled' ? record.resolution : null;
-      tools.push({
-        action_instance_id: actionId,
-        admission_ordinal: context.admission_ordinal,
-        tool_call_id: context.tool_call_id,
-        tool_affordance_address: context.tool_affordance_address,
-        action_contract_address: tool.first.action_contract_address,
-        admitted_at: tool.first.timestamp,
-        dispatched_at: dispatchedAt,
-        settled_at: tool.settledAt,
-        settlement: context.settlement,
-        status: tool.status,
-        resolution:
-          resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt },
-      });
-    }
-    invocations.push({
-      invocation_action_instance_id: draft.invocation,
-      participant_address: draft.participant,
-      episode_id: draft.episode,
-      action_contract_address: draft.contract,
-      outer_status: draft.outerStatus,
-      closed_at: draft.closedAt ?? (state.status === 'opened' && state.lifecycle.status === 'closed' ? state.lifecycle.closedAt : null),
-      tool_actions: tools,
-    });
-  }
+  const store = workspace.store;
+  const rows = workspace.views.participantHistory.closedInvocations(filter);
+  const walked = namesEachInvocationOnce(rows)
+    ? await walkInvocations(store, rows, onInvocation)
+    : await walkWholeHistory(store, rows, onInvocation);
+  if (walked.kind !== 'walked') return walked.kind === 'history_unavailable' ? failWithFindings(walked.message, integrity) : fail(EXIT_INVALID, walked.message);
+  const { findings, historyEvents, invocationCount, toolActionCount } = walked;
   const open = listOpenInvocations(workspace.views)
     .filter(
       (row) =>
@@ -183,18 +315,39 @@ export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilt
         (filter.invocation === undefined || row.invocation_action_instance_id === filter.invocation),
     )
     .map((row) => row.invocation_action_instance_id);
-  const findings = verifyHistory(history);
   return {
     ok: true,
     value: {
       filter,
       integrity,
-      history_events: history.length,
-      invocations,
+      history_events: historyEvents,
+      invocation_count: invocationCount,
+      tool_action_count: toolActionCount,
       open_invocations: open,
       schedulers: listSchedulers(workspace.views, filter.participant),
       findings,
       sound: findings.length === 0 && integrity.findings.length === 0,
+    },
+  };
+};
+
+/** The whole audit in memory, for callers that keep it (the embedding facade, `run`'s summary). */
+export const buildAuditReport = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<AuditReport>> => {
+  const invocations: AuditedInvocation[] = [];
+  const walked = await walkAudit(workspace, filter, (invocation) => invocations.push(invocation));
+  if (!walked.ok) return walked;
+  const summary = walked.value;
+  return {
+    ok: true,
+    value: {
+      filter: summary.filter,
+      integrity: summary.integrity,
+      history_events: summary.history_events,
+      invocations,
+      open_invocations: summary.open_invocations,
+      schedulers: summary.schedulers,
+      findings: summary.findings,
+      sound: summary.sound,
     },
   };
 };

@@ -8,6 +8,7 @@ import { registerResolve } from './commands/resolve';
 import { registerScheduler } from './commands/scheduler';
 import { registerRun } from './commands/run';
 import { registerValidate } from './commands/validate';
+import { registerServe } from './commands/serve';
 import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
 
 /** Builds the CLI; each command lives in its own module under commands/. */
@@ -25,6 +26,7 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
   registerValidate(program, io, setExit);
   registerRun(program, io, setExit);
   registerAudit(program, io, setExit);
+  registerServe(program, io, setExit);
   registerOperations(program, io, setExit);
   registerRecover(program, io, setExit);
   registerResolve(program, io, setExit);

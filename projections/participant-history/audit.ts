@@ -28,7 +28,7 @@ type ActionEntry = { readonly invocation: string; readonly positions: number[]; 
 const invocationOf = (event: BehaviorHistoryEvent): string =>
   event.invocation_tool_context?.invocation_action_instance_id ?? event.action_instance_id;
 
-const checkTriple = (history: readonly BehaviorHistoryEvent[], actionId: string, entry: ActionEntry, findings: AuditFinding[]): void => {
+const checkTriple = (history: readonly BehaviorHistoryEvent[], actionId: string, entry: ActionEntry, firstRow: number, findings: AuditFinding[]): void => {
   const types = entry.positions.map((position) => history[position]!.event_type);
   const kind = entry.ordinal === null ? 'the outer action' : `tool action ${actionId}`;
   if (types.length !== 3 || types.some((type, i) => type !== TRIPLE[i])) {
@@ -46,7 +46,7 @@ const checkTriple = (history: readonly BehaviorHistoryEvent[], actionId: string,
       code: 'triple_split',
       invocation_action_instance_id: entry.invocation,
       action_instance_id: actionId,
-      message: `the triple of ${kind} of invocation ${entry.invocation} is split across rows ${first}, ${second}, ${third}`,
+      message: `the triple of ${kind} of invocation ${entry.invocation} is split across rows ${firstRow + first}, ${firstRow + second}, ${firstRow + third}`,
     });
   }
 };
@@ -74,6 +74,7 @@ const checkOuterPlacement = (
   invocation: string,
   toolPositions: readonly number[],
   outerFirst: number,
+  firstRow: number,
   findings: AuditFinding[],
 ): void => {
   if (toolPositions.length === 0) return;
@@ -83,7 +84,7 @@ const checkOuterPlacement = (
       code: 'triple_after_outer',
       invocation_action_instance_id: invocation,
       action_instance_id: null,
-      message: `invocation ${invocation} has tool-action events after its outer triple (row ${last} after row ${outerFirst})`,
+      message: `invocation ${invocation} has tool-action events after its outer triple (row ${firstRow + last} after row ${firstRow + outerFirst})`,
     });
     return;
   }
@@ -93,12 +94,16 @@ const checkOuterPlacement = (
       code: 'triple_not_adjacent_to_outer',
       invocation_action_instance_id: invocation,
       action_instance_id: null,
-      message: `invocation ${invocation}'s tool triples (rows ${first} to ${last}) do not come immediately before its outer triple (row ${outerFirst})`,
+      message: `invocation ${invocation}'s tool triples (rows ${firstRow + first} to ${firstRow + last}) do not come immediately before its outer triple (row ${firstRow + outerFirst})`,
     });
   }
 };
 
-export const verifyHistory = (history: readonly BehaviorHistoryEvent[]): readonly AuditFinding[] => {
+/**
+ * `firstRow` is the row of `history[0]` in a longer history: every rule concerns one invocation's
+ * events, so a reader can verify a history one invocation at a time and name the same rows.
+ */
+export const verifyHistory = (history: readonly BehaviorHistoryEvent[], firstRow = 0): readonly AuditFinding[] => {
   const actions = new Map<string, ActionEntry>();
   /** Per invocation: ordinals in the order their triples start, and the rows of its tool events. */
   const invocations = new Map<string, { ordinals: number[]; toolPositions: number[] }>();
@@ -122,12 +127,12 @@ export const verifyHistory = (history: readonly BehaviorHistoryEvent[]): readonl
   }
 
   const findings: AuditFinding[] = [];
-  for (const [actionId, entry] of actions) checkTriple(history, actionId, entry, findings);
+  for (const [actionId, entry] of actions) checkTriple(history, actionId, entry, firstRow, findings);
   for (const [invocationId, invocation] of invocations) {
     checkOrdinals(invocationId, invocation.ordinals, findings);
     const outer = actions.get(invocationId);
     if (outer !== undefined && outer.ordinal === null) {
-      checkOuterPlacement(invocationId, invocation.toolPositions, outer.positions[0]!, findings);
+      checkOuterPlacement(invocationId, invocation.toolPositions, outer.positions[0]!, firstRow, findings);
     }
   }
   return findings;

@@ -8,5 +8,5 @@ export {
   type ParticipantHistoryView,
 } from './query';
 export type { HistoryFilter, HistoryIndexRow, OpenedFor, ParticipantHistoryReads, ParticipantHistoryWrites } from './view';
-export { REBUILD_ADVICE, STORE_ADVICE, type HistoryUnavailable, type RenderedHistory } from './render';
+export { REBUILD_ADVICE, STORE_ADVICE, renderInvocationHistory, renderRecordedInvocationHistory, type HistoryUnavailable, type RenderedHistory } from './render';
 export { verifyHistory, type AuditFinding, type AuditFindingCode } from './audit';

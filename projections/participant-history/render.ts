@@ -1,4 +1,4 @@
-import type { EventStore } from '../../domain/ports/event-store';
+import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { describeError } from '../../domain/ports/storage-failure';
 import { foldInvocationEvents, invocationHistory, type BehaviorHistoryEvent, type InvocationEvent } from '../../domain/invocation';
 import { invocationStream } from '../../domain/streams';
@@ -42,10 +42,21 @@ export const renderInvocationHistory = async (
   store: EventStore,
   row: HistoryIndexRow,
 ): Promise<readonly BehaviorHistoryEvent[] | HistoryUnavailable> => {
-  const stream = invocationStream(row.invocation);
-  const read = await store.readStream(stream, { maxCount: row.closingRevision + 1 });
+  const read = await store.readStream(invocationStream(row.invocation), { maxCount: row.closingRevision + 1 });
   if (read.kind !== 'read') return historyUnavailable(row, read.reason, STORE_ADVICE);
-  const recorded = read.events;
+  return renderRecordedInvocationHistory(row, read.events);
+};
+
+/**
+ * The same, from the stream's events already read from its first revision (a reader that reads the
+ * whole stream once for other reasons too); events after the row's closing revision are ignored.
+ */
+export const renderRecordedInvocationHistory = (
+  row: HistoryIndexRow,
+  streamEvents: readonly RecordedEvent[],
+): readonly BehaviorHistoryEvent[] | HistoryUnavailable => {
+  const stream = invocationStream(row.invocation);
+  const recorded = streamEvents.length > row.closingRevision + 1 ? streamEvents.slice(0, row.closingRevision + 1) : streamEvents;
   const where = `the view says invocation ${row.invocation} closed at revision ${row.closingRevision} of stream '${stream}'`;
   if (recorded.length !== row.closingRevision + 1) {
     const held = recorded.length === 0 ? 'the store holds no such stream' : `the stream ends at revision ${recorded.length - 1}`;

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import type { SchedulerStatus } from '../../../projections';
-import type { AuditReport } from '../audit-report';
-import { buildAuditReport } from '../audit-report';
+import type { HistoryFilter, SchedulerStatus } from '../../../projections';
+import { walkAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
+import { TextSpool } from '../spool';
+import { followAudit } from '../audit-follow';
 import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
@@ -19,87 +20,187 @@ const describeScheduler = (scheduler: SchedulerStatus): string[] => {
   return [lastSegment(scheduler.participant_address), lastSegment(scheduler.policy_address), status, String(scheduler.attempts_started), scheduler.unresolved_action_ids.map(toolTail).join(', ') || '-'];
 };
 
-export const formatAudit = (report: AuditReport): string => {
-  const tools = report.invocations.reduce((n, invocation) => n + invocation.tool_actions.length, 0);
-  const narrowed = Object.entries(report.filter)
+/** The first line: the totals of what follows. */
+export const formatAuditHeading = (summary: Pick<AuditSummary, 'filter' | 'history_events' | 'invocation_count' | 'tool_action_count'>): string => {
+  const narrowed = Object.entries(summary.filter)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${key} ${String(value)}`);
-  let text = `Tool history: ${plural(report.invocations.length, 'closed invocation')}, ${plural(tools, 'tool action')} (${plural(report.history_events, 'history event')})${narrowed.length === 0 ? '' : `, ${narrowed.join(', ')}`}\n`;
-  for (const invocation of report.invocations) {
-    const outer = invocation.outer_status === null ? 'no outer result (the invocation threw or was closed by recovery)' : invocation.outer_status;
-    text += `\n${invocationLabel(invocation.invocation_action_instance_id)}: invocation ${invocation.invocation_action_instance_id}\n`;
-    text += `  participant ${invocation.participant_address}, episode ${invocation.episode_id}\n`;
-    text += `  outer action ${lastSegment(invocation.action_contract_address)}: ${outer}, closed ${timeOfDay(invocation.closed_at)}\n`;
-    if (invocation.tool_actions.length === 0) {
-      text += '  no tool action\n';
-      continue;
-    }
-    const rows = invocation.tool_actions.map((action) => [
-      toolTail(action.action_instance_id),
-      shortToolCall(action.tool_call_id, invocation.invocation_action_instance_id),
-      lastSegment(action.tool_affordance_address),
-      timeOfDay(action.admitted_at),
-      timeOfDay(action.dispatched_at),
-      timeOfDay(action.settled_at),
-      action.settlement,
-      action.status ?? '-',
-    ]);
-    text += table(['  action', 'tool call', 'tool', 'admitted', 'dispatched', 'settled', 'settlement', 'status'], rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]));
-    for (const action of invocation.tool_actions) {
-      if (action.resolution !== null) {
-        text += `  ${toolTail(action.action_instance_id)} resolved by an operator at ${timeOfDay(action.resolution.resolved_at)}: effect ${action.resolution.effect} (evidence ${action.resolution.evidence_ref})\n`;
-      } else if (action.settlement === 'indeterminate') {
-        text += `  ${toolTail(action.action_instance_id)} is unresolved: its effects are unknown; id ${action.action_instance_id}\n`;
-      }
+  return `Tool history: ${plural(summary.invocation_count, 'closed invocation')}, ${plural(summary.tool_action_count, 'tool action')} (${plural(summary.history_events, 'history event')})${narrowed.length === 0 ? '' : `, ${narrowed.join(', ')}`}\n`;
+};
+
+/** One closed invocation: its outer action, then its tool actions' table and resolutions. */
+export const formatAuditedInvocation = (invocation: AuditedInvocation): string => {
+  const outer = invocation.outer_status === null ? 'no outer result (the invocation threw or was closed by recovery)' : invocation.outer_status;
+  let text = `\n${invocationLabel(invocation.invocation_action_instance_id)}: invocation ${invocation.invocation_action_instance_id}\n`;
+  text += `  participant ${invocation.participant_address}, episode ${invocation.episode_id}\n`;
+  text += `  outer action ${lastSegment(invocation.action_contract_address)}: ${outer}, closed ${timeOfDay(invocation.closed_at)}\n`;
+  if (invocation.tool_actions.length === 0) return `${text}  no tool action\n`;
+  const rows = invocation.tool_actions.map((action) => [
+    toolTail(action.action_instance_id),
+    shortToolCall(action.tool_call_id, invocation.invocation_action_instance_id),
+    lastSegment(action.tool_affordance_address),
+    timeOfDay(action.admitted_at),
+    timeOfDay(action.dispatched_at),
+    timeOfDay(action.settled_at),
+    action.settlement,
+    action.status ?? '-',
+  ]);
+  text += table(['  action', 'tool call', 'tool', 'admitted', 'dispatched', 'settled', 'settlement', 'status'], rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]));
+  for (const action of invocation.tool_actions) {
+    if (action.resolution !== null) {
+      text += `  ${toolTail(action.action_instance_id)} resolved by an operator at ${timeOfDay(action.resolution.resolved_at)}: effect ${action.resolution.effect} (evidence ${action.resolution.evidence_ref})\n`;
+    } else if (action.settlement === 'indeterminate') {
+      text += `  ${toolTail(action.action_instance_id)} is unresolved: its effects are unknown; id ${action.action_instance_id}\n`;
     }
   }
-  if (report.open_invocations.length > 0) {
+  return text;
+};
+
+/** After the invocations: the open ones, the schedulers, the integrity and the verification. */
+export const formatAuditEnding = (summary: Pick<AuditSummary, 'open_invocations' | 'schedulers' | 'integrity' | 'findings' | 'sound'>): string => {
+  let text = '';
+  if (summary.open_invocations.length > 0) {
     text += `\nOpen invocations (their history appears when they close; after a crash, \`raes-tools recover\` closes them):\n`;
-    for (const id of report.open_invocations) text += `  ${id}\n`;
+    for (const id of summary.open_invocations) text += `  ${id}\n`;
   }
-  if (report.schedulers.length > 0) {
-    text += `\nSchedulers\n${table(['participant', 'policy', 'status', 'attempts', 'unresolved'], report.schedulers.map(describeScheduler))}`;
+  if (summary.schedulers.length > 0) {
+    text += `\nSchedulers\n${table(['participant', 'policy', 'status', 'attempts', 'unresolved'], summary.schedulers.map(describeScheduler))}`;
   }
-  text += formatIntegrity(report.integrity);
-  if (report.sound) {
+  text += formatIntegrity(summary.integrity);
+  if (summary.sound) {
     text += `\nVerification: sound, no findings: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}.\n`;
   } else {
-    const findings = [...report.integrity.findings, ...report.findings];
+    const findings = [...summary.integrity.findings, ...summary.findings];
     text += `\nVerification: ${plural(findings.length, 'finding')}\n`;
     for (const finding of findings) text += `  ${finding.code}: ${finding.message}\n`;
   }
   return text;
 };
 
+export const formatAudit = (report: AuditReport): string => {
+  let text = formatAuditHeading({
+    filter: report.filter,
+    history_events: report.history_events,
+    invocation_count: report.invocations.length,
+    tool_action_count: report.invocations.reduce((n, invocation) => n + invocation.tool_actions.length, 0),
+  });
+  for (const invocation of report.invocations) text += formatAuditedInvocation(invocation);
+  return text + formatAuditEnding(report);
+};
+
+/** Where the JSON report's invocations go; a string no JSON of the summary holds otherwise. */
+const INVOCATIONS_SLOT = '\u0000invocations\u0000';
+
+/**
+ * The audit's JSON as `JSON.stringify(report, null, 2)` prints it, from the summary and the
+ * invocations spooled one by one (each element indented as the array's member).
+ */
+const jsonAround = (summary: AuditSummary): { readonly before: string; readonly after: string } => {
+  const shaped = {
+    filter: summary.filter,
+    integrity: summary.integrity,
+    history_events: summary.history_events,
+    invocations: INVOCATIONS_SLOT,
+    open_invocations: summary.open_invocations,
+    schedulers: summary.schedulers,
+    findings: summary.findings,
+    sound: summary.sound,
+  };
+  const text = JSON.stringify(shaped, null, 2);
+  const slot = JSON.stringify(INVOCATIONS_SLOT);
+  const at = text.indexOf(slot);
+  return { before: text.slice(0, at), after: text.slice(at + slot.length) };
+};
+
+const jsonMember = (invocation: AuditedInvocation): string => `    ${JSON.stringify(invocation, null, 2).replace(/\n/g, '\n    ')}`;
+
 export interface AuditOptions extends StoreFlags {
   readonly participant?: string;
   readonly episode?: string;
   readonly invocation?: string;
   readonly json: boolean;
+  readonly follow?: boolean;
 }
 
-export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number> => {
+/** `--follow`: a line per settled tool action and closed invocation, until Ctrl-C (exit 0). */
+const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number> => {
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools audit: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
+  const follower = followAudit(opened.workspace.store, auditFilter(options), io.stdout);
+  const onSignal = (): void => follower.stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  io.stderr('raes-tools audit: following the log; Ctrl-C stops\n');
   try {
-    const report = await buildAuditReport(opened.workspace, {
-      ...(options.participant === undefined ? {} : { participant: options.participant }),
-      ...(options.episode === undefined ? {} : { episode: options.episode }),
-      ...(options.invocation === undefined ? {} : { invocation: options.invocation }),
-    });
-    if (!report.ok) {
-      io.stderr(`raes-tools audit: ${report.message}\n`);
-      return report.exit;
+    const ended = await follower.ended;
+    if (ended.kind === 'storage_failure') {
+      io.stderr(`raes-tools audit: reading the event store failed: ${ended.reason}\n`);
+      return EXIT_INVALID;
     }
-    io.stdout(options.json ? `${JSON.stringify(report.value, null, 2)}\n` : formatAudit(report.value));
-    return report.value.sound ? EXIT_OK : EXIT_INVALID;
+    return EXIT_OK;
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     await opened.workspace.close();
   }
 };
+
+export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number> => {
+  if (options.follow === true && options.json) {
+    io.stderr('raes-tools audit: --follow prints lines for people; drop --json (or run audit without --follow)\n');
+    return EXIT_USAGE;
+  }
+  if (options.follow === true) return runAuditFollow(options, io);
+  const opened = await openWorkspace(options, { durable: true, readOnly: true });
+  if (!opened.ok) {
+    io.stderr(`raes-tools audit: ${opened.message}\n`);
+    return opened.usage ? EXIT_USAGE : EXIT_INVALID;
+  }
+  const spool = new TextSpool();
+  try {
+    let first = true;
+    const walked = await walkAudit(opened.workspace, auditFilter(options), (invocation) => {
+      if (options.json) {
+        spool.write(`${first ? '' : ',\n'}${jsonMember(invocation)}`);
+      } else {
+        spool.write(formatAuditedInvocation(invocation));
+      }
+      first = false;
+    });
+    if (!walked.ok) {
+      io.stderr(`raes-tools audit: ${walked.message}\n`);
+      return walked.exit;
+    }
+    const summary = walked.value;
+    if (options.json) {
+      const { before, after } = jsonAround(summary);
+      if (spool.isEmpty) {
+        io.stdout(`${before}[]${after}\n`);
+      } else {
+        io.stdout(`${before}[\n`);
+        spool.drain(io.stdout);
+        io.stdout(`\n  ]${after}\n`);
+      }
+    } else {
+      io.stdout(formatAuditHeading(summary));
+      spool.drain(io.stdout);
+      io.stdout(formatAuditEnding(summary));
+    }
+    return summary.sound ? EXIT_OK : EXIT_INVALID;
+  } finally {
+    spool.dispose();
+    await opened.workspace.close();
+  }
+};
+
+const auditFilter = (options: AuditOptions): HistoryFilter => ({
+  ...(options.participant === undefined ? {} : { participant: options.participant }),
+  ...(options.episode === undefined ? {} : { episode: options.episode }),
+  ...(options.invocation === undefined ? {} : { invocation: options.invocation }),
+});
 
 export const registerAudit = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
   const command = program
@@ -108,10 +209,11 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
     .option('--episode <id>', 'only this episode')
     .option('--invocation <id>', 'only this invocation (its outer action instance id)')
-    .option('--json', 'print the report as JSON');
+    .option('--json', 'print the report as JSON')
+    .option('--follow', 'read only: print each tool action as it settles and each invocation as it closes, from the log\'s start, until Ctrl-C');
   storeOptions(command)
     .addHelpText('after', `\nVerified: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}. The first finding names the first event where the history breaks.\nExit codes: 0 sound, 1 findings (or the store failed), 2 usage error.`)
-    .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; store?: string; dataDir?: string }) => {
+    .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; follow?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runAudit(
           {
@@ -119,6 +221,7 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
             ...(opts.participant === undefined ? {} : { participant: opts.participant }),
             ...(opts.episode === undefined ? {} : { episode: opts.episode }),
             ...(opts.invocation === undefined ? {} : { invocation: opts.invocation }),
+            ...(opts.follow === true ? { follow: true } : {}),
           },
           io,
         ),

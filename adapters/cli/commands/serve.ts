@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import { startAuditPage } from '../../http/audit-page/server';
+import { buildAuditReport } from '../audit-report';
+import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
+import { openWorkspace } from '../workspace';
+import { storeFlagsOf, storeOptions } from '../store-options';
+
+const parsePort = (text: string): number | undefined => {
+  if (!/^\d+$/.test(text)) return undefined;
+  const port = Number(text);
+  return port <= 65535 ? port : undefined;
+};
+
+export const registerServe = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
+  const command = program
+    .command('serve')
+    .description('read only: the audit page on 127.0.0.1 (invocations on a timeline, tool actions, schedulers), updated live while a run writes')
+    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', '8137');
+  storeOptions(command)
+    .addHelpText('after', '\nThe page follows the log: it reloads the audit each time the store grows. Ctrl-C stops (exit 0).\nExit codes: 0 stopped, 1 the store or the port failed, 2 usage error.')
+    .action(async (opts: { port: string; store?: string; dataDir?: string }) => {
+      const port = parsePort(opts.port);
+      if (port === undefined) {
+        io.stderr(`raes-tools serve: expected a port number from 0 to 65535 for --port, got '${opts.port}'\n`);
+        setExit(EXIT_USAGE);
+        return;
+      }
+      const opened = await openWorkspace(storeFlagsOf(opts), { durable: true, readOnly: true });
+      if (!opened.ok) {
+        io.stderr(`raes-tools serve: ${opened.message}\n`);
+        setExit(opened.usage ? EXIT_USAGE : EXIT_INVALID);
+        return;
+      }
+      const workspace = opened.workspace;
+      let server: Awaited<ReturnType<typeof startAuditPage>>;
+      try {
+        server = await startAuditPage(workspace.store, () => buildAuditReport(workspace, {}), port);
+      } catch (error) {
+        await workspace.close();
+        io.stderr(`raes-tools serve: cannot listen on 127.0.0.1:${port}: ${(error as Error).message}; pick another --port\n`);
+        setExit(EXIT_INVALID);
+        return;
+      }
+      io.stdout(`audit page on http://127.0.0.1:${server.port}/ (Ctrl-C stops)\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await server.close();
+      await workspace.close();
+      setExit(EXIT_OK);
+    });
+};
