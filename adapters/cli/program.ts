@@ -8,6 +8,7 @@ import { registerResolve } from './commands/resolve';
 import { registerScheduler } from './commands/scheduler';
 import { registerRun } from './commands/run';
 import { registerValidate } from './commands/validate';
+import { registerTelemetry } from './commands/telemetry';
 import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
 
 /** Builds the CLI; each command lives in its own module under commands/. */
@@ -31,6 +32,7 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
   registerScheduler(program, io, setExit);
   registerProjections(program, io, setExit);
   registerDemo(program, io, setExit);
+  registerTelemetry(program, io, setExit);
   const override = (command: Command): void => {
     command.exitOverride();
     for (const sub of command.commands) override(sub);
