@@ -9,6 +9,8 @@ import { registerScheduler } from './commands/scheduler';
 import { registerRun } from './commands/run';
 import { registerValidate } from './commands/validate';
 import { registerServe } from './commands/serve';
+
+import { registerTelemetry } from './commands/telemetry';
 import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
 
 /** Builds the CLI; each command lives in its own module under commands/. */
@@ -33,6 +35,7 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
   registerScheduler(program, io, setExit);
   registerProjections(program, io, setExit);
   registerDemo(program, io, setExit);
+  registerTelemetry(program, io, setExit);
   const override = (command: Command): void => {
     command.exitOverride();
     for (const sub of command.commands) override(sub);

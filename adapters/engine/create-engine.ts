@@ -10,6 +10,7 @@ import { buildAuditReport, type AuditReport } from '../cli/audit-report';
 import { buildManager, scheduledPairs, summarizeScheduler, type SchedulerSummary } from '../cli/engine';
 import { formatDiagnostics, loadEngineInputs } from '../cli/inputs';
 import { openWorkspace, readJob, writeJob, type Workspace } from '../cli/workspace';
+import { startLiveTelemetry, telemetryConfigOf, type LiveTelemetry } from '../telemetry';
 
 /**
  * The engine for a program that embeds it, wired as `raes-tools run` wires it: the event store and the
@@ -32,6 +33,8 @@ export interface CreateEngineOptions {
   /** Also serve each invocation's port over HTTP on 127.0.0.1 (the remote port), for harnesses in other processes. */
   readonly remotePorts?: boolean;
   readonly onProgress?: (progress: RuntimeProgress) => void;
+  /** Where OpenTelemetry settings are read (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME); default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface Engine {
@@ -48,7 +51,9 @@ export interface Engine {
   getOperation(operationId: string): Promise<OperationStatus | undefined>;
   /** The stored tool history, verified (the audit `raes-tools audit` prints). */
   audit(): Promise<AuditReport>;
-  /** Stops the manager and releases the store, the views and the lock. */
+  /** Emits what the log holds now to the OpenTelemetry endpoint, when one is configured, and sends it. */
+  flushTelemetry(): Promise<void>;
+  /** Stops the manager, flushes telemetry and releases the store, the views and the lock. */
   close(): Promise<void>;
 }
 
@@ -90,6 +95,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
   if (!opened.ok) throw new EngineNotCreated(opened.message);
   const workspace = opened.workspace;
   let remotePorts: RemotePortServer | undefined;
+  let telemetry: LiveTelemetry | undefined;
   try {
     const episodeId = episodeOf(workspace, options.episodeId);
     if (workspace.kind !== 'memory') writeJob(workspace.dataDir, { scenario_path: options.scenarioPath, manifest_path: options.manifestPath, episode_id: episodeId });
@@ -109,6 +115,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
     if (!built.ok) throw new EngineNotCreated(built.message);
     const manager = built.value;
     await manager.start();
+    telemetry = await startLiveTelemetry(workspace.store, telemetryConfigOf(options.env ?? process.env));
     const pairs = scheduledPairs(compiled);
     const status = (pair: (typeof pairs)[number]): SchedulerState | undefined => manager.schedulerStatus(pair.policyAddress, pair.participantAddress);
     const schedulers = (): readonly SchedulerSummary[] => pairs.map((pair) => summarizeScheduler(pair, status(pair)));
@@ -130,11 +137,15 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
         if (!report.ok) throw new Error(report.message);
         return report.value;
       },
+      flushTelemetry: async () => {
+        await telemetry?.flush();
+      },
       close: async () => {
         if (closed) return;
         closed = true;
         try {
           await manager.close();
+          await telemetry?.close();
         } finally {
           try {
             await remotePorts?.close();
@@ -145,6 +156,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
       },
     };
   } catch (error) {
+    await telemetry?.close();
     await remotePorts?.close();
     await workspace.close();
     throw error;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { startLiveTelemetry, telemetryConfigOf, type LiveTelemetry } from '../../telemetry';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import { buildAuditReport, type AuditReport } from '../audit-report';
@@ -203,8 +204,11 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       });
       if (!built.ok) return built;
       const manager = built.value;
+      let telemetry: LiveTelemetry | undefined;
       try {
         await manager.start();
+        // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
+        telemetry = await startLiveTelemetry(workspace.store, telemetryConfigOf(process.env));
         const from = manager.tick;
         const pairs = scheduledPairs(inputs.compiled);
         // No scheduler needs another tick once each has stopped or started all its attempts (the last
@@ -229,6 +233,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
           interrupt.dispose();
         }
         await manager.close();
+        await telemetry?.close();
+        telemetry = undefined;
         let audit: AuditReport | undefined;
         if (options.audit === true || workspace.kind === 'memory') {
           const report = await buildAuditReport(workspace, {});
@@ -252,6 +258,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         };
       } finally {
         await manager.close();
+        await telemetry?.close();
       }
     } finally {
       await harness.close();

@@ -17,13 +17,14 @@ const COMMANDS: readonly (readonly string[])[] = [
   ['projections', 'rebuild'],
   ['demo'],
   ['validate'],
+  ['telemetry', 'export'],
 ];
 
 describe('raes-tools --help', () => {
   it('lists every command', () => {
     const run = cli('--help');
     expect(run.status).toBe(0);
-    for (const name of ['validate', 'run', 'audit', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo']) {
+    for (const name of ['validate', 'run', 'audit', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo', 'telemetry']) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
   });

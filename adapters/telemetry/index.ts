@@ -1,0 +1,3 @@
+export { telemetryConfigOf, telemetryConfigForEndpoint, type TelemetryConfig } from './config';
+export { exportHistoryAsOtlp, type HistoryExported } from './export-history';
+export { startLiveTelemetry, type LiveTelemetry } from './live-follower';

@@ -1,0 +1,43 @@
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { Meter, Tracer } from '@opentelemetry/api';
+
+/** The SDK's tracer and meter over OTLP/HTTP (JSON) exporters; providers are local, never registered globally. */
+export interface TelemetryPipeline {
+  readonly tracer: Tracer;
+  readonly meter: Meter;
+  /** Sends everything buffered. */
+  flush(): Promise<void>;
+  /** Flushes, then stops the exporters. */
+  shutdown(): Promise<void>;
+}
+
+const INSTRUMENTATION = 'raes-tool-actions';
+
+export const openPipeline = (config: { readonly tracesUrl: string; readonly metricsUrl: string; readonly serviceName: string }): TelemetryPipeline => {
+  const resource = new Resource({ [ATTR_SERVICE_NAME]: config.serviceName });
+  const traces = new BasicTracerProvider({ resource });
+  traces.addSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl })));
+  const metrics = new MeterProvider({
+    resource,
+    readers: [new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: config.metricsUrl }), exportIntervalMillis: 10_000 })],
+  });
+  return {
+    tracer: traces.getTracer(INSTRUMENTATION),
+    meter: metrics.getMeter(INSTRUMENTATION),
+    flush: async () => {
+      await traces.forceFlush();
+      await metrics.forceFlush();
+    },
+    shutdown: async () => {
+      await traces.forceFlush();
+      await metrics.forceFlush();
+      await traces.shutdown();
+      await metrics.shutdown();
+    },
+  };
+};
