@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAudit } from './commands/audit';
 import { registerDemo } from './commands/demo';
+import { registerExport } from './commands/export';
 import { registerOperations } from './commands/operations';
 import { registerProjections } from './commands/projections';
 import { registerRecover } from './commands/recover';
@@ -25,6 +26,7 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
   registerValidate(program, io, setExit);
   registerRun(program, io, setExit);
   registerAudit(program, io, setExit);
+  registerExport(program, io, setExit);
   registerOperations(program, io, setExit);
   registerRecover(program, io, setExit);
   registerResolve(program, io, setExit);
