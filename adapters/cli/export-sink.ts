@@ -57,7 +57,13 @@ const fileSink = (file: string): ExportSink => {
       renameSync(partial, file);
     },
     abandon: async () => {
-      stream.destroy();
+      // The file is opened asynchronously: only once the stream has closed is it there to remove.
+      if (!stream.closed) {
+        await new Promise<void>((closed) => {
+          stream.once('close', () => closed());
+          stream.destroy();
+        });
+      }
       rmSync(partial, { force: true });
     },
   };
