@@ -6,6 +6,7 @@ jest.setTimeout(120_000);
 const COMMANDS: readonly (readonly string[])[] = [
   ['run'],
   ['audit'],
+  ['export'],
   ['operations'],
   ['operations', 'get'],
   ['recover'],
@@ -23,7 +24,7 @@ describe('raes-tools --help', () => {
   it('lists every command', () => {
     const run = cli('--help');
     expect(run.status).toBe(0);
-    for (const name of ['validate', 'run', 'audit', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo']) {
+    for (const name of ['validate', 'run', 'audit', 'export', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo']) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
   });
