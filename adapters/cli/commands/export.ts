@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { runBundleExport } from '../export-bundle';
 import { writeExport } from '../export-history';
 import { EXPORT_FORMATS, JSON_SECTIONS, type ExportFormat } from '../export-layout';
 import { openSink } from '../export-sink';
@@ -76,6 +77,8 @@ one participant history view per participant and episode (participant-history-vi
 statuses (operation-status-v1, extended by schemas/invocation-operation-status-v1.json).
   json   one object: ${Object.values(JSON_SECTIONS).map((key) => `"${key}"`).join(', ')}, each a list
   jsonl  one document a line: {"kind": "behavior_history_event" | "participant_history_view" | "operation_status", "document": ...}
+--bundle writes instead the whole store as one signed bundle (the json export, the stored events with
+their chain links, the chain heads, an Ed25519 signature; docs/integrity.md), checked by \`raes-tools verify\`.
 Only closed invocations have history; a file is written as <file>.partial and renamed when complete.
 Exit codes: 0 exported, 1 unknown participant (or the store failed), 2 usage error.`;
 
@@ -86,10 +89,21 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
     .option('--format <format>', 'json or jsonl', 'json')
     .option('--out <file>', 'the file to write, or - for stdout', '-')
-    .option('--progress', 'report progress on stderr (the default when stderr is a terminal)');
+    .option('--progress', 'report progress on stderr (the default when stderr is a terminal)')
+    .option('--bundle', 'write a signed bundle of the whole store (needs --key or RAES_SIGNING_KEY)')
+    .option('--key <file>', 'the Ed25519 private key that signs the bundle (from `raes-tools keys generate`)');
   storeOptions(command)
     .addHelpText('after', HELP)
-    .action(async (opts: { participant?: string; format: string; out: string; progress?: boolean; store?: string; dataDir?: string; postgresUrl?: string }) => {
+    .action(async (opts: { participant?: string; format: string; out: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
+      if (opts.bundle === true) {
+        if (opts.participant !== undefined || opts.format !== 'json') {
+          io.stderr('raes-tools export --bundle: a bundle holds the whole store as one json document (its chains cover every stream); drop --participant and --format\n');
+          setExit(EXIT_USAGE);
+          return;
+        }
+        setExit(await runBundleExport({ ...storeFlagsOf(opts), key: opts.key ?? process.env.RAES_SIGNING_KEY, out: opts.out }, io));
+        return;
+      }
       setExit(
         await runExport(
           {
