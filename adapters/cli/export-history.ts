@@ -25,6 +25,7 @@ import type { Workspace } from './workspace';
 
 export interface ExportRequest {
   readonly participant?: string;
+  readonly episode?: string;
   readonly format: ExportFormat;
   /** The views' generated_at. */
   readonly generatedAt: string;
@@ -51,6 +52,19 @@ const unknownParticipant = (participant: string, present: readonly string[], dat
     ? `no participant ${participant}: ${dataDir} holds no participant yet (\`raes-tools run\` records some)`
     : `no participant ${participant} in ${dataDir}; the participants present: ${present.join(', ')}`;
 
+/** Every episode with a closed or an open invocation. */
+const episodesPresent = (workspace: Workspace): readonly string[] => {
+  const present = new Set<string>();
+  for (const row of workspace.views.participantHistory.closedInvocations({})) present.add(row.episode);
+  for (const row of listOpenInvocations(workspace.views)) present.add(row.episode_id);
+  return [...present].sort();
+};
+
+const unknownEpisode = (episode: string, present: readonly string[], dataDir: string): string =>
+  present.length === 0
+    ? `no episode ${episode}: ${dataDir} holds no invocation yet (\`raes-tools run\` records some)`
+    : `no episode ${episode} in ${dataDir}; the episodes present: ${present.join(', ')}`;
+
 /** Rows grouped by participant and episode, in the order each pair first closed an invocation. */
 const byParticipantAndEpisode = (rows: readonly HistoryIndexRow[]): readonly (readonly HistoryIndexRow[])[] => {
   const groups = new Map<string, HistoryIndexRow[]>();
@@ -75,7 +89,14 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
     const present = participantsPresent(workspace);
     if (!present.includes(request.participant)) return fail(EXIT_INVALID, unknownParticipant(request.participant, present, workspace.dataDir));
   }
-  const filter = request.participant === undefined ? {} : { participant: request.participant };
+  const filter = {
+    ...(request.participant === undefined ? {} : { participant: request.participant }),
+    ...(request.episode === undefined ? {} : { episode: request.episode }),
+  };
+  if (request.episode !== undefined) {
+    const present = episodesPresent(workspace);
+    if (!present.includes(request.episode)) return fail(EXIT_INVALID, unknownEpisode(request.episode, present, workspace.dataDir));
+  }
   const rows = workspace.views.participantHistory.closedInvocations(filter);
   const layout = layoutOf(request.format);
   let sections = 0;
@@ -136,7 +157,9 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
   await startSection('operation_status');
   const outerIds = rows.map((row) => row.invocation);
   for (const open of listOpenInvocations(workspace.views)) {
-    if (request.participant === undefined || open.participant_address === request.participant) outerIds.push(open.invocation_action_instance_id);
+    if ((request.participant === undefined || open.participant_address === request.participant) && (request.episode === undefined || open.episode_id === request.episode)) {
+      outerIds.push(open.invocation_action_instance_id);
+    }
   }
   let operations = 0;
   const operationStep = stepReporter(request, 'operations of invocation', outerIds.length);

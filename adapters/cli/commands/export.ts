@@ -9,6 +9,7 @@ import { storeFlagsOf, storeOptions } from '../store-options';
 
 export interface ExportOptions extends StoreFlags {
   readonly participant?: string;
+  readonly episode?: string;
   readonly format: string;
   readonly out: string;
   readonly progress: boolean;
@@ -43,6 +44,7 @@ export const runExport = async (options: ExportOptions, io: CliIo, now: () => Da
           format,
           generatedAt: now().toISOString(),
           ...(options.participant === undefined ? {} : { participant: options.participant }),
+          ...(options.episode === undefined ? {} : { episode: options.episode }),
           ...(options.progress ? { onProgress: (line: string) => io.stderr(`${line}\n`) } : {}),
         },
         sink,
@@ -80,13 +82,14 @@ statuses (operation-status-v1, extended by schemas/invocation-operation-status-v
 --bundle writes instead the whole store as one signed bundle (the json export, the stored events with
 their chain links, the chain heads, an Ed25519 signature; docs/integrity.md), checked by \`raes-tools verify\`.
 Only closed invocations have history; a file is written as <file>.partial and renamed when complete.
-Exit codes: 0 exported, 1 unknown participant (or the store failed), 2 usage error.`;
+Exit codes: 0 exported, 1 unknown participant or episode (or the store failed), 2 usage error.`;
 
 export const registerExport = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
   const command = program
     .command('export')
     .description('write the stored history as RAES documents (event stream, participant history views, operation statuses)')
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
+    .option('--episode <id>', 'only this episode')
     .option('--format <format>', 'json or jsonl', 'json')
     .option('--out <file>', 'the file to write, or - for stdout', '-')
     .option('--progress', 'report progress on stderr (the default when stderr is a terminal)')
@@ -94,10 +97,10 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
     .option('--key <file>', 'the Ed25519 private key that signs the bundle (from `raes-tools keys generate`)');
   storeOptions(command)
     .addHelpText('after', HELP)
-    .action(async (opts: { participant?: string; format: string; out: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
+    .action(async (opts: { participant?: string; episode?: string; format: string; out: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
       if (opts.bundle === true) {
-        if (opts.participant !== undefined || opts.format !== 'json') {
-          io.stderr('raes-tools export --bundle: a bundle holds the whole store as one json document (its chains cover every stream); drop --participant and --format\n');
+        if (opts.participant !== undefined || opts.episode !== undefined || opts.format !== 'json') {
+          io.stderr('raes-tools export --bundle: a bundle holds the whole store as one json document (its chains cover every stream); drop --participant, --episode and --format\n');
           setExit(EXIT_USAGE);
           return;
         }
@@ -112,6 +115,7 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
             out: opts.out,
             progress: opts.progress === true || process.stderr.isTTY === true,
             ...(opts.participant === undefined ? {} : { participant: opts.participant }),
+            ...(opts.episode === undefined ? {} : { episode: opts.episode }),
           },
           io,
         ),
