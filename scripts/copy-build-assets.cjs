@@ -8,7 +8,7 @@ const { dirname, join, relative } = require('node:path');
 const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ASSETS = [/\.js$/, /\.mjs$/, /\.d\.ts$/, /\.ya?ml$/, /\.json$/];
-const FOLDERS = ['adapters/event-store/sqlite', 'examples'];
+const FOLDERS = ['adapters/event-store/sqlite', 'examples', 'schemas'];
 // The gateway example's configuration file runs from a checkout (it starts TypeScript through tsx).
 const SKIP = [/^examples\/gateway\/gateway\.json$/];
 

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { runCli } from './program';
 
+// A reader that stops early (`raes-tools export | head`) closes the pipe: that ends the output, it is no failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

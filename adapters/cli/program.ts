@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerAudit } from './commands/audit';
 import { registerDemo } from './commands/demo';
+import { registerExport } from './commands/export';
+import { registerKeys } from './commands/keys';
 import { registerOperations } from './commands/operations';
 import { registerProjections } from './commands/projections';
 import { registerRecover } from './commands/recover';
@@ -11,6 +13,8 @@ import { registerValidate } from './commands/validate';
 import { registerServe } from './commands/serve';
 
 import { registerTelemetry } from './commands/telemetry';
+
+import { registerVerify } from './commands/verify';
 import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
 
 /** Builds the CLI; each command lives in its own module under commands/. */
@@ -29,6 +33,10 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
   registerRun(program, io, setExit);
   registerAudit(program, io, setExit);
   registerServe(program, io, setExit);
+
+  registerExport(program, io, setExit);
+  registerKeys(program, io, setExit);
+  registerVerify(program, io, setExit);
   registerOperations(program, io, setExit);
   registerRecover(program, io, setExit);
   registerResolve(program, io, setExit);

@@ -43,17 +43,17 @@ export const storedHistory = (
   filter: HistoryFilter = {},
 ): Promise<RenderedHistory> => renderHistory(store, views.participantHistory.closedInvocations(filter));
 
-/** The participant's history in one episode, as far as the projection has caught up. */
-export const participantHistoryView = async (
-  views: ParticipantHistoryReadViews,
-  store: EventStore,
+/** A participant history view without its behavior history: what a streaming writer puts before the events. */
+export type ParticipantHistoryViewHeader = Omit<ParticipantHistoryView, 'behavior_history'>;
+
+/** The view's fields but its events, for the participant in the episode, as far as the projection has caught up. */
+export const participantHistoryViewHeader = (
+  views: Pick<ParticipantHistoryReadViews, 'checkpoints'>,
   participant: string,
   episode: string,
   options: { readonly generatedAt?: string } = {},
-): Promise<ParticipantHistoryView | HistoryUnavailable> => {
+): ParticipantHistoryViewHeader => {
   const checkpoint = views.checkpoints.read(participantHistoryProjection.name)?.position ?? undefined;
-  const history = await storedHistory(views, store, { participant, episode });
-  if (history.kind === 'history_unavailable') return history;
   return {
     view_id: `participant-history:${participant}:${episode}`,
     participant_address: participant,
@@ -62,6 +62,19 @@ export const participantHistoryView = async (
     source_snapshot_ref: `event-store:position:${checkpoint === undefined ? 'none' : checkpoint.toString()}`,
     visibility_projection_ref: VISIBILITY_PROJECTION_REF,
     completeness: 'complete',
-    behavior_history: history.events.map(behaviorEventBody),
   };
+};
+
+/** The participant's history in one episode, as far as the projection has caught up. */
+export const participantHistoryView = async (
+  views: ParticipantHistoryReadViews,
+  store: EventStore,
+  participant: string,
+  episode: string,
+  options: { readonly generatedAt?: string } = {},
+): Promise<ParticipantHistoryView | HistoryUnavailable> => {
+  const header = participantHistoryViewHeader(views, participant, episode, options);
+  const history = await storedHistory(views, store, { participant, episode });
+  if (history.kind === 'history_unavailable') return history;
+  return { ...header, behavior_history: history.events.map(behaviorEventBody) };
 };

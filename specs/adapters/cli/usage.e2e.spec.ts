@@ -6,6 +6,7 @@ jest.setTimeout(120_000);
 const COMMANDS: readonly (readonly string[])[] = [
   ['run'],
   ['audit'],
+  ['export'],
   ['operations'],
   ['operations', 'get'],
   ['recover'],
@@ -24,7 +25,7 @@ describe('raes-tools --help', () => {
   it('lists every command', () => {
     const run = cli('--help');
     expect(run.status).toBe(0);
-    for (const name of ['validate', 'run', 'audit', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo', 'telemetry']) {
+    for (const name of ['validate', 'run', 'audit', 'export', 'operations', 'recover', 'resolve', 'scheduler', 'projections', 'demo', 'telemetry', 'serve', 'keys', 'verify']) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
   });

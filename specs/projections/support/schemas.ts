@@ -22,6 +22,8 @@ const compile = (schema: Record<string, unknown>): ValidateFunction => {
 };
 
 export const validators = {
+  raesEventStream: compile(raes('participant-behavior-history-event-stream-v1.json')),
+  eventStreamExtension: compile(project('invocation-behavior-history-event-stream-v1.json')),
   raesHistoryView: compile(raes('participant-history-view-v1.json')),
   historyViewExtension: compile(project('invocation-participant-history-view-v1.json')),
   raesOperationStatus: compile(raes('operation-status-v1.json')),

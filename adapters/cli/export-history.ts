@@ -1,0 +1,182 @@
+import { behaviorEventBody } from '../../domain/invocation';
+import {
+  childOperations,
+  getOperation,
+  listOpenInvocations,
+  listSchedulers,
+  participantHistoryViewHeader,
+  renderInvocationHistory,
+  type HistoryIndexRow,
+} from '../../projections';
+import { catchUpViews } from './audit-report';
+import { fail, type Built } from './engine';
+import { layoutOf, openObject, type ExportFormat, type ExportKind } from './export-layout';
+import type { ExportSink } from './export-sink';
+import { EXIT_INVALID } from './io';
+import type { Workspace } from './workspace';
+
+/**
+ * Writes the stored history in RAES's wire shapes: the behavior history event stream (with the
+ * project's `invocation_tool_context` on tool-action events), one participant history view per
+ * participant and episode, and the operation statuses (outer actions, then their tool actions). Each
+ * invocation's history is rendered from its stream by the participant-history projection's renderer
+ * and written before the next one is read.
+ */
+
+export interface ExportRequest {
+  readonly participant?: string;
+  readonly episode?: string;
+  readonly format: ExportFormat;
+  /** The views' generated_at. */
+  readonly generatedAt: string;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface ExportCounts {
+  readonly behavior_history_events: number;
+  readonly participant_history_views: number;
+  readonly operation_statuses: number;
+}
+
+/** Every participant the views know of: with a closed or an open invocation, or a scheduler. */
+const participantsPresent = (workspace: Workspace): readonly string[] => {
+  const present = new Set<string>();
+  for (const row of workspace.views.participantHistory.closedInvocations({})) present.add(row.participant);
+  for (const row of listOpenInvocations(workspace.views)) present.add(row.participant_address);
+  for (const scheduler of listSchedulers(workspace.views)) present.add(scheduler.participant_address);
+  return [...present].sort();
+};
+
+const unknownParticipant = (participant: string, present: readonly string[], dataDir: string): string =>
+  present.length === 0
+    ? `no participant ${participant}: ${dataDir} holds no participant yet (\`raes-tools run\` records some)`
+    : `no participant ${participant} in ${dataDir}; the participants present: ${present.join(', ')}`;
+
+/** Every episode with a closed or an open invocation. */
+const episodesPresent = (workspace: Workspace): readonly string[] => {
+  const present = new Set<string>();
+  for (const row of workspace.views.participantHistory.closedInvocations({})) present.add(row.episode);
+  for (const row of listOpenInvocations(workspace.views)) present.add(row.episode_id);
+  return [...present].sort();
+};
+
+const unknownEpisode = (episode: string, present: readonly string[], dataDir: string): string =>
+  present.length === 0
+    ? `no episode ${episode}: ${dataDir} holds no invocation yet (\`raes-tools run\` records some)`
+    : `no episode ${episode} in ${dataDir}; the episodes present: ${present.join(', ')}`;
+
+/** Rows grouped by participant and episode, in the order each pair first closed an invocation. */
+const byParticipantAndEpisode = (rows: readonly HistoryIndexRow[]): readonly (readonly HistoryIndexRow[])[] => {
+  const groups = new Map<string, HistoryIndexRow[]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.participant, row.episode]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [row]);
+    else group.push(row);
+  }
+  return [...groups.values()];
+};
+
+/** Reports every 100th step and the last, so a long export shows it moves without flooding the terminal. */
+const stepReporter = (request: ExportRequest, what: string, total: number) => (done: number): void => {
+  if (request.onProgress !== undefined && (done % 100 === 0 || done === total)) request.onProgress(`export: ${what} ${done}/${total}`);
+};
+
+export const writeExport = async (workspace: Workspace, request: ExportRequest, sink: ExportSink): Promise<Built<ExportCounts>> => {
+  const caught = await catchUpViews(workspace);
+  if (!caught.ok) return caught;
+  if (request.participant !== undefined) {
+    const present = participantsPresent(workspace);
+    if (!present.includes(request.participant)) return fail(EXIT_INVALID, unknownParticipant(request.participant, present, workspace.dataDir));
+  }
+  const filter = {
+    ...(request.participant === undefined ? {} : { participant: request.participant }),
+    ...(request.episode === undefined ? {} : { episode: request.episode }),
+  };
+  if (request.episode !== undefined) {
+    const present = episodesPresent(workspace);
+    if (!present.includes(request.episode)) return fail(EXIT_INVALID, unknownEpisode(request.episode, present, workspace.dataDir));
+  }
+  const rows = workspace.views.participantHistory.closedInvocations(filter);
+  const layout = layoutOf(request.format);
+  let sections = 0;
+  let documents = 0;
+  const startSection = async (kind: ExportKind): Promise<void> => {
+    await sink.write(layout.sectionStart(kind, sections === 0));
+    sections += 1;
+    documents = 0;
+  };
+  const startDocument = async (kind: ExportKind): Promise<void> => {
+    await sink.write(layout.documentStart(kind, documents === 0));
+    documents += 1;
+  };
+  const unavailable = (reason: string, advice: string): Built<never> => fail(EXIT_INVALID, `the participant history cannot be rendered: ${reason}; ${advice}`);
+
+  await sink.write(layout.begin);
+
+  await startSection('behavior_history_event');
+  let events = 0;
+  const eventStep = stepReporter(request, 'event stream, invocation', rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const rendered = await renderInvocationHistory(workspace.store, rows[i]!);
+    if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
+    for (const event of rendered) {
+      await startDocument('behavior_history_event');
+      await sink.write(JSON.stringify(event));
+      await sink.write(layout.documentEnd);
+      events += 1;
+    }
+    eventStep(i + 1);
+  }
+  await sink.write(layout.sectionEnd);
+
+  await startSection('participant_history_view');
+  const groups = byParticipantAndEpisode(rows);
+  const viewStep = stepReporter(request, 'participant history view', groups.length);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    const first = group[0]!;
+    await startDocument('participant_history_view');
+    const header = participantHistoryViewHeader(workspace.views, first.participant, first.episode, { generatedAt: request.generatedAt });
+    await sink.write(`${openObject(header)}"behavior_history":[`);
+    let written = 0;
+    for (const row of group) {
+      const rendered = await renderInvocationHistory(workspace.store, row);
+      if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
+      for (const event of rendered) {
+        await sink.write(`${written === 0 ? '' : ','}${JSON.stringify(behaviorEventBody(event))}`);
+        written += 1;
+      }
+    }
+    await sink.write(']}');
+    await sink.write(layout.documentEnd);
+    viewStep(g + 1);
+  }
+  await sink.write(layout.sectionEnd);
+
+  await startSection('operation_status');
+  const outerIds = rows.map((row) => row.invocation);
+  for (const open of listOpenInvocations(workspace.views)) {
+    if ((request.participant === undefined || open.participant_address === request.participant) && (request.episode === undefined || open.episode_id === request.episode)) {
+      outerIds.push(open.invocation_action_instance_id);
+    }
+  }
+  let operations = 0;
+  const operationStep = stepReporter(request, 'operations of invocation', outerIds.length);
+  for (let i = 0; i < outerIds.length; i++) {
+    const outer = getOperation(workspace.views, outerIds[i]!);
+    if (outer !== undefined) {
+      for (const status of [outer, ...childOperations(workspace.views, outer.operation_id)]) {
+        await startDocument('operation_status');
+        await sink.write(JSON.stringify(status));
+        await sink.write(layout.documentEnd);
+        operations += 1;
+      }
+    }
+    operationStep(i + 1);
+  }
+  await sink.write(layout.sectionEnd);
+
+  await sink.write(layout.end);
+  return { ok: true, value: { behavior_history_events: events, participant_history_views: groups.length, operation_statuses: operations } };
+};

@@ -1,0 +1,106 @@
+import { hash } from 'node:crypto';
+import type { JsonObject, JsonValue } from '../ports/event-store';
+import { canonicalJson } from './canonical-json';
+import { linkOf } from './chain';
+import { IntegrityVerifier, type IntegrityFinding } from './verify';
+
+/**
+ * A signed bundle (docs/integrity.md, signed bundles): the exported history in RAES's wire shapes, the
+ * stored events it was rendered from with their chain links, the head of every stream's chain, and an
+ * Ed25519 signature over the digest of the canonical JSON of all of it. Pure: the signing and the
+ * schema checks are the adapters'.
+ */
+
+export const BUNDLE_FORMAT = 'raes-tool-actions-bundle/v1';
+
+/** A stored event as a bundle carries it: positions and revisions as decimal strings, so no language loses precision. */
+export interface BundleEvent {
+  readonly position: string;
+  readonly stream: string;
+  readonly revision: string;
+  readonly type: string;
+  readonly data: JsonValue;
+  readonly metadata: JsonObject | null;
+}
+
+/** The last event of a stream and its link digest (null for an event written before chaining). */
+export interface ChainHead {
+  readonly stream: string;
+  readonly revision: string;
+  readonly digest: string | null;
+}
+
+/** Everything the signature covers. */
+export interface BundleContent {
+  readonly bundle_format: typeof BUNDLE_FORMAT;
+  readonly created_at: string;
+  readonly history: JsonObject;
+  readonly events: readonly BundleEvent[];
+  readonly chain_heads: readonly ChainHead[];
+}
+
+export interface BundleSignature {
+  readonly algorithm: 'ed25519';
+  /** sha256 hex of the public key's DER (SubjectPublicKeyInfo): which key to check with. */
+  readonly public_key_sha256: string;
+  /** base64 of the signature over the UTF-8 bytes of `content_digest`. */
+  readonly value: string;
+}
+
+export interface Bundle extends BundleContent {
+  /** `sha256:` and the hex digest of the canonical JSON of the content. */
+  readonly content_digest: string;
+  readonly signature: BundleSignature;
+}
+
+export const contentDigest = (content: BundleContent): string =>
+  `sha256:${hash('sha256', canonicalJson(content as unknown as JsonValue), 'hex')}`;
+
+/** The head of every stream, in the order each stream first appears. */
+export const chainHeads = (events: readonly BundleEvent[]): readonly ChainHead[] => {
+  const heads = new Map<string, ChainHead>();
+  for (const event of events) heads.set(event.stream, { stream: event.stream, revision: event.revision, digest: linkOf(event.metadata ?? undefined)?.digest ?? null });
+  return [...heads.values()];
+};
+
+export type BundleFindingCode = IntegrityFinding['code'] | 'chain_head_mismatch' | 'content_digest_mismatch';
+
+export interface BundleFinding {
+  readonly code: BundleFindingCode;
+  readonly message: string;
+}
+
+/**
+ * The chains of the bundle's events (the store's check, docs/integrity.md), then its heads against the
+ * events (a stream's dropped last events), then its content digest; the first finding, or none.
+ */
+export const checkBundleContent = (bundle: Bundle): BundleFinding | undefined => {
+  const verifier = new IntegrityVerifier();
+  for (const event of bundle.events) {
+    verifier.add({
+      position: BigInt(event.position),
+      stream: event.stream,
+      revision: BigInt(event.revision),
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata ?? undefined,
+    });
+  }
+  const chainFinding = verifier.report().findings[0];
+  if (chainFinding !== undefined) return { code: chainFinding.code, message: chainFinding.message };
+  const held = new Map(chainHeads(bundle.events).map((head) => [head.stream, head]));
+  for (const head of bundle.chain_heads) {
+    const found = held.get(head.stream);
+    if (found === undefined) return { code: 'chain_head_mismatch', message: `the bundle names a head for stream '${head.stream}' but holds none of its events: the stream was removed` };
+    if (found.revision !== head.revision || found.digest !== head.digest) {
+      return { code: 'chain_head_mismatch', message: `stream '${head.stream}' ends at revision ${found.revision} in the bundle, but its chain head is revision ${head.revision}: events at its end were removed or added` };
+    }
+    held.delete(head.stream);
+  }
+  const extra = held.keys().next();
+  if (extra.done !== true) return { code: 'chain_head_mismatch', message: `stream '${extra.value}' has events in the bundle but no chain head: it was added` };
+  const { content_digest: claimed, signature: _signature, ...content } = bundle;
+  const digest = contentDigest(content);
+  if (digest !== claimed) return { code: 'content_digest_mismatch', message: `the bundle's content digests to ${digest}, not to the ${claimed} it was signed with: its history or its events were changed` };
+  return undefined;
+};

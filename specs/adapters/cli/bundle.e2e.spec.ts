@@ -1,0 +1,150 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MANIFEST, SCENARIO, cli, cliWithEnv, scratchDir } from './support/cli';
+
+jest.setTimeout(180_000);
+
+type Json = Record<string, unknown>;
+interface BundleEvent { position: string; stream: string; revision: string; type: string; data: unknown; metadata: Json | null }
+
+/** A real run on a temp data dir, a real key pair, a real bundle; each tampering is checked by the real `verify`. */
+describe('signed bundles: keys generate, export --bundle, verify', () => {
+  const dir = scratchDir('bundle');
+  const dataDir = join(dir, 'data');
+  const keys = join(dir, 'keys');
+  const otherKeys = join(dir, 'other-keys');
+  const bundleFile = join(dir, 'history.bundle.json');
+  let bundle: Json;
+
+  const verifyWith = (file: string, publicKey = join(keys, 'raes-signing-key.pub.pem')) => cli('verify', file, '--public-key', publicKey);
+  const tampered = (name: string, change: (copy: Json) => void): string => {
+    const copy = JSON.parse(JSON.stringify(bundle)) as Json;
+    change(copy);
+    const file = join(dir, `${name}.bundle.json`);
+    writeFileSync(file, JSON.stringify(copy));
+    return file;
+  };
+  const eventsOf = (copy: Json): BundleEvent[] => copy.events as BundleEvent[];
+
+  beforeAll(() => {
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-bundle', '--data-dir', dataDir, '--json').status).toBe(0);
+    for (const folder of [keys, otherKeys]) {
+      mkdirSync(folder);
+      expect(cli('keys', 'generate', '--out', folder).status).toBe(0);
+    }
+    const exported = cli('export', '--bundle', '--key', join(keys, 'raes-signing-key.pem'), '--data-dir', dataDir, '--out', bundleFile);
+    expect(exported.stderr).toContain('signed');
+    expect(exported.status).toBe(0);
+    bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as Json;
+  });
+
+  it('writes the private key for its owner only and never overwrites a key', () => {
+    expect(statSync(join(keys, 'raes-signing-key.pem')).mode & 0o777).toBe(0o600);
+    const before = readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8');
+    const again = cli('keys', 'generate', '--out', keys);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('never overwritten');
+    expect(readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8')).toBe(before);
+  });
+
+  it('bundles the RAES history with the stored events and their chain heads', () => {
+    const history = bundle.history as Json;
+    expect((history.behavior_history_event_stream as unknown[]).length).toBeGreaterThan(0);
+    expect((history.participant_history_views as unknown[]).length).toBe(1);
+    expect((history.operation_statuses as unknown[]).length).toBeGreaterThan(0);
+    const events = eventsOf(bundle);
+    const heads = bundle.chain_heads as { stream: string; revision: string }[];
+    expect(heads.length).toBe(new Set(events.map((event) => event.stream)).size);
+    expect(bundle.content_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('verifies a good bundle, and reads the key from RAES_SIGNING_KEY too', () => {
+    const good = verifyWith(bundleFile);
+    expect(good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    expect(good.stdout).toContain('verified');
+    const viaEnv = join(dir, 'env.bundle.json');
+    expect(cliWithEnv({ RAES_SIGNING_KEY: join(keys, 'raes-signing-key.pem') }, 'export', '--bundle', '--data-dir', dataDir, '--out', viaEnv).status).toBe(0);
+    expect(verifyWith(viaEnv).status).toBe(0);
+  });
+
+  it('names the edited event when one byte of its data is flipped', () => {
+    let place = '';
+    const file = tampered('flipped', (copy) => {
+      const events = eventsOf(copy);
+      const index = events.findIndex((event) => event.type === 'ToolActionAdmitted');
+      expect(index).toBeGreaterThanOrEqual(0);
+      const text = JSON.stringify(events[index]!.data);
+      const at = text.indexOf('call-');
+      expect(at).toBeGreaterThan(0);
+      events[index]!.data = JSON.parse(`${text.slice(0, at)}C${text.slice(at + 1)}`);
+      place = `position ${events[index]!.position}`;
+    });
+    const run = verifyWith(file);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED chain_digest_mismatch');
+    expect(run.stderr).toContain(place);
+  });
+
+  it('names the gap when an event is dropped', () => {
+    const file = tampered('dropped', (copy) => {
+      const events = eventsOf(copy);
+      const index = events.findIndex((event) => event.revision === '1');
+      events.splice(index, 1);
+    });
+    const run = verifyWith(file);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED revision_gap');
+  });
+
+  it('names the dropped end of a stream against its chain head', () => {
+    const file = tampered('truncated', (copy) => {
+      const events = eventsOf(copy);
+      const last = events.length - 1;
+      events.splice(last, 1);
+    });
+    const run = verifyWith(file);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED chain_head_mismatch');
+  });
+
+  it('names a changed history document by its digest', () => {
+    const file = tampered('history-edited', (copy) => {
+      const statuses = (copy.history as Json).operation_statuses as Json[];
+      statuses[0]!.state = 'failed';
+    });
+    const run = verifyWith(file);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED content_digest_mismatch');
+  });
+
+  it('refuses another key, and a signature that does not verify', () => {
+    const other = verifyWith(bundleFile, join(otherKeys, 'raes-signing-key.pub.pem'));
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain('FAILED signature_key_mismatch');
+    const forgedFile = tampered('forged', (copy) => {
+      const signature = copy.signature as Json;
+      const value = Buffer.from(signature.value as string, 'base64');
+      value[0] = value[0]! ^ 1;
+      signature.value = value.toString('base64');
+    });
+    const forged = verifyWith(forgedFile);
+    expect(forged.status).toBe(1);
+    expect(forged.stderr).toContain('FAILED signature_invalid');
+  });
+
+  it('gives usage errors exit 2 and no stack trace', () => {
+    const noKey = cli('verify', bundleFile);
+    expect(noKey.status).toBe(2);
+    expect(noKey.stderr).toContain('--public-key');
+    const noSigningKey = cli('export', '--bundle', '--data-dir', dataDir, '--out', join(dir, 'x.json'));
+    expect(noSigningKey.status).toBe(2);
+    expect(noSigningKey.stderr).toContain('RAES_SIGNING_KEY');
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, 'not a bundle');
+    const malformed = verifyWith(notJson);
+    expect(malformed.status).toBe(1);
+    expect(malformed.stderr).toContain('FAILED bundle_malformed');
+    for (const run of [noKey, noSigningKey, malformed]) expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
