@@ -2,7 +2,7 @@
  * Bounds on scenario and manifest text, checked before any parser sees it: a parser given
  * unbounded input can take unbounded time, memory or stack.
  */
-export const MAX_INPUT_CHARACTERS = 1_048_576;
+export const MAX_INPUT_CHARACTERS = 4_194_304;
 export const MAX_NESTING_DEPTH = 64;
 export const MAX_YAML_ALIAS_COUNT = 100;
 

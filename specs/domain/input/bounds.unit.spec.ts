@@ -28,7 +28,7 @@ describe('bounds on scenario and manifest text', () => {
     const text = `name: "${'x'.repeat(MAX_INPUT_CHARACTERS)}"`;
     expect(codesOf(loadScenario(text).diagnostics)).toEqual(['scenario.input-out-of-bounds']);
     const decoded = loadManifestDocument(`"${'x'.repeat(MAX_INPUT_CHARACTERS)}"`);
-    expect(isLeft(decoded) && decoded.left[0]?.message).toMatch(/over the limit of 1048576/);
+    expect(isLeft(decoded) && decoded.left[0]?.message).toContain(`over the limit of ${MAX_INPUT_CHARACTERS}`);
   });
 
   it('turns a YAML alias bomb into a diagnostic', () => {
