@@ -3,11 +3,11 @@ import {
   HarnessRuntime,
   RuntimeManager,
   toolActionRequestFor,
-  type ActionResult,
   type InvocationToolActionPort,
   type SettleReceipt,
   type ToolCallRefused,
 } from '../../../domain/application';
+import type { ActionResult } from '../../../domain/invocation';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
 
