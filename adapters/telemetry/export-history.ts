@@ -20,6 +20,7 @@ export const exportHistoryAsOtlp = async (store: EventStore, endpoint: string): 
       const read = await store.readAll(after === undefined ? { maxCount: PAGE } : { after, maxCount: PAGE });
       if (read.kind === 'storage_failure') return read;
       for (const event of read.events) emitter.handle(event);
+      emitter.sendClosed();
       count += read.events.length;
       const last = read.events[read.events.length - 1];
       if (last === undefined || read.events.length < PAGE) break;
