@@ -49,7 +49,12 @@ export interface TraceEmitter {
   refused(refusal: ToolCallRefused): void;
   /** Sends the spans of every invocation closed since the last call. */
   sendClosed(): void;
+  /** How many invocations' spans were sent. */
+  readonly sent: number;
 }
+
+/** Which invocations to send (default all): an export narrowed to an episode or a participant. */
+export type InvocationFilter = (opened: InvocationOpened) => boolean;
 
 /** How many sent invocations a late refusal can still find the trace of. */
 const RECENT_SENT = 1024;
@@ -57,8 +62,11 @@ const RECENT_SENT = 1024;
 const REFUSED_EVENT = 'raes.tool_call.refused';
 const RESOLVED_EVENT = 'raes.tool_action.resolved';
 
-export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 'meter'>): TraceEmitter => {
+export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 'meter'>, includes?: InvocationFilter): TraceEmitter => {
   const open = new Map<string, OpenInvocationRecord>();
+  // Only with a filter: the invocations it left out, so their later events are left out too.
+  const excluded = new Set<string>();
+  let sent = 0;
   let closedIds: string[] = [];
   const recentSent = new Map<string, Context>();
   // Kept until resolved: an indeterminate action stops its participant, so there are few.
@@ -142,6 +150,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
     if (closed.outcome !== 'returned') span.setStatus({ code: SpanStatusCode.ERROR });
     span.end(new Date(closed.at));
     remember(record.opened.invocation_action_instance_id, context);
+    sent += 1;
   };
 
   /** A zero-length span in the invocation's trace (a root span when its trace is no longer known). */
@@ -180,7 +189,8 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
       const id = event.invocation_action_instance_id;
       switch (event.type) {
         case 'InvocationOpened':
-          open.set(id, { opened: event, actions: new Map(), refusals: [] });
+          if (includes !== undefined && !includes(event)) excluded.add(id);
+          else open.set(id, { opened: event, actions: new Map(), refusals: [] });
           return;
         case 'InvocationActivated': {
           const record = open.get(id);
@@ -208,9 +218,12 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
           return;
         }
         case 'ToolActionResolved':
-          resolve(event);
+          if (!excluded.has(id)) resolve(event);
           return;
       }
+    },
+    get sent() {
+      return sent;
     },
     sendClosed: () => {
       const ids = closedIds;
@@ -221,6 +234,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
       }
     },
     refused: (refusal) => {
+      if (excluded.has(refusal.invocation_action_instance_id)) return;
       refusalsByCode.add(1, refusalMetricAttributes(refusal));
       const record = open.get(refusal.invocation_action_instance_id);
       if (record !== undefined) {

@@ -93,10 +93,35 @@ describe('raes-tools run with an OTLP endpoint', () => {
     const later = await receiver();
     const exported = await cliAsync({}, 'telemetry', 'export', '--endpoint', later.endpoint, '--data-dir', dataDir);
     expect(exported.status).toBe(0);
-    expect(exported.stderr).toMatch(/sent \d+ events as spans and metrics/);
+    expect(exported.stderr).toMatch(/sent 1 invocation \(\d+ events read\) as spans and metrics/);
     const again = spansOf(later.bodies);
     expect(toolActionsOf(again)).toEqual(toolActionsOf(spans));
     expect(byOperation(again, 'invoke_agent').map((span) => span.name)).toEqual([`invoke_agent ${PARTICIPANT}`]);
+
+    // export --format otlp is the same export, narrowed by --episode and --participant.
+    const narrowed = await receiver();
+    const otlp = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', narrowed.endpoint, '--episode', 'episode-otel', '--participant', PARTICIPANT, '--data-dir', dataDir);
+    expect(otlp.status).toBe(0);
+    expect(otlp.stderr).toMatch(/^raes-tools export --format otlp: sent 1 invocation \(\d+ events read, of episode episode-otel and participant /m);
+    expect(toolActionsOf(spansOf(narrowed.bodies))).toEqual(toolActionsOf(spans));
+    const empty = await receiver();
+    const none = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', empty.endpoint, '--episode', 'episode-other', '--data-dir', dataDir);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('holds no closed invocation of episode episode-other');
+    expect(spansOf(empty.bodies)).toEqual([]);
+  });
+
+  it('treats --out with --format otlp, and --endpoint without it, as usage errors', async () => {
+    const dataDir = scratchDir('telemetry-usage');
+    const withOut = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', 'http://127.0.0.1:9', '--out', join(dataDir, 'x.json'), '--data-dir', dataDir);
+    expect(withOut.status).toBe(2);
+    expect(withOut.stderr).toContain('not to a file; drop --out');
+    const endpointOnly = await cliAsync({}, 'export', '--endpoint', 'http://127.0.0.1:9', '--data-dir', dataDir);
+    expect(endpointOnly.status).toBe(2);
+    expect(endpointOnly.stderr).toContain('--endpoint is where --format otlp sends');
+    const noEndpoint = await cliAsync({}, 'export', '--format', 'otlp', '--data-dir', dataDir);
+    expect(noEndpoint.status).toBe(2);
+    expect(noEndpoint.stderr).toContain('raes-tools export --format otlp: expected an http(s) URL at --endpoint or OTEL_EXPORTER_OTLP_ENDPOINT');
   });
 
   it("sends a tool's late answer as a refused late settlement on its action's span, counted by code", async () => {
