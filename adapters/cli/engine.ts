@@ -1,7 +1,7 @@
 import type { ManifestDocument } from '../../domain/manifest';
 import type { CompiledScenario } from '../../domain/scenario';
 import type { SchedulerState } from '../../domain/scheduler';
-import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RuntimeProgress } from '../../domain/application';
+import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRuntime, type RefusalListener, type RuntimeProgress } from '../../domain/application';
 import type { RemotePortServer } from '../http';
 import { formatDiagnostics, loadEngineInputs } from './inputs';
 import { EXIT_INVALID, EXIT_USAGE } from './io';
@@ -23,6 +23,8 @@ export interface ManagerInputs {
   readonly episodeId: string;
   readonly runtime: ParticipantRuntime;
   readonly onProgress?: (progress: RuntimeProgress) => void;
+  /** Told of every refused port call (telemetry). */
+  readonly onRefusal?: RefusalListener;
   /** Grants each invocation's port on this server too (harnesses in other processes). */
   readonly remotePorts?: RemotePortServer;
   /** On a store several engines share: the participants this engine takes when free (default all). */
@@ -57,6 +59,7 @@ export const buildManager = (inputs: ManagerInputs, env: NodeJS.ProcessEnv = pro
       episodeId: inputs.episodeId,
       clock: () => new Date(),
       ...(inputs.onProgress === undefined ? {} : { onProgress: inputs.onProgress }),
+      ...(inputs.onRefusal === undefined ? {} : { onRefusal: inputs.onRefusal }),
       ...(inputs.remotePorts === undefined ? {} : { remotePorts: inputs.remotePorts }),
     };
     const manager = sharedStore(inputs.workspace)

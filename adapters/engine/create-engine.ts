@@ -110,6 +110,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
       episodeId,
       runtime: options.runtime,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      onRefusal: (refusal) => telemetry?.onRefusal(refusal),
       ...(remotePorts === undefined ? {} : { remotePorts }),
     });
     if (!built.ok) throw new EngineNotCreated(built.message);

@@ -1,3 +1,3 @@
 export { telemetryConfigOf, telemetryConfigForEndpoint, type TelemetryConfig } from './config';
-export { exportHistoryAsOtlp, type HistoryExported } from './export-history';
+export { exportHistoryAsOtlp, type HistoryExported, type HistoryScope } from './export-history';
 export { startLiveTelemetry, type LiveTelemetry } from './live-follower';

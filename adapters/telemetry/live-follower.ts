@@ -1,4 +1,5 @@
 import type { EventStore } from '../../domain/ports/event-store';
+import type { RefusalListener, ToolCallRefused } from '../../domain/application/port-refusals';
 import type { TelemetryConfig } from './config';
 import { openPipeline } from './pipeline';
 import { createTraceEmitter } from './trace-emitter';
@@ -9,6 +10,8 @@ import { createTraceEmitter } from './trace-emitter';
  * keeps no checkpoint, so a restart never replays old invocations as new telemetry.
  */
 export interface LiveTelemetry {
+  /** Hand to RuntimeManagerOptions.onRefusal: refusals are traced on their invocation's spans and counted by code. */
+  readonly onRefusal: RefusalListener;
   /** Emits what is in the log now, then sends everything buffered. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -34,7 +37,8 @@ export const startLiveTelemetry = async (store: EventStore, config: TelemetryCon
   const emitter = createTraceEmitter(pipeline);
   let after = await lastPosition(store);
   let running: Promise<void> = Promise.resolve();
-  const catchUp = async (): Promise<void> => {
+  let refusals: ToolCallRefused[] = [];
+  const readToEnd = async (): Promise<void> => {
     for (;;) {
       const read = await store.readAll(after === undefined ? { maxCount: PAGE } : { after, maxCount: PAGE });
       if (read.kind === 'storage_failure') return;
@@ -45,10 +49,23 @@ export const startLiveTelemetry = async (store: EventStore, config: TelemetryCon
       if (read.events.length < PAGE) return;
     }
   };
+  // A refusal is fed after the log as it stood when the refusal was told, and before the invocations
+  // closed in that read are sent: its invocation's opening is always read first, and a refusal told
+  // before the close was read lands on the invocation's own spans.
+  const catchUp = async (): Promise<void> => {
+    const told = refusals;
+    refusals = [];
+    await readToEnd();
+    for (const refusal of told) emitter.refused(refusal);
+    emitter.sendClosed();
+  };
   const step = (): Promise<void> => (running = running.then(catchUp, catchUp));
   const timer = setInterval(() => void step(), pollMs);
   timer.unref();
   return {
+    onRefusal: (refusal) => {
+      refusals.push(refusal);
+    },
     flush: async () => {
       await step();
       await pipeline.flush();

@@ -12,6 +12,7 @@ export {
   type RuntimeProgress,
 } from './runtime-manager';
 export * from './operations';
+export { toolCallRefused, type PortCallName, type RefusalListener, type ToolCallRefused } from './port-refusals';
 export { StreamAggregate, eventId, type EventCodec, type Handled, type StreamDecider } from './stream-aggregate';
 export { invocationAggregate, schedulerAggregate, invocationEventCodec, schedulerEventCodec } from './aggregates';
 export type { RemoteAccess, RemotePortGrants } from '../ports/remote-ports';

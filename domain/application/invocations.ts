@@ -51,7 +51,7 @@ export const runInvocation = async (
   context.running.set(invocationId, aggregate);
   context.progress({ kind: 'invocation_opened', invocation_action_instance_id: invocationId, tick: snapshot.tick });
   // The port reports to the progress callback directly: it holds nothing of the manager.
-  const port = new LocalInvocationPort(portValues, aggregate, options.clock, context.portListener, context.crossingPolicy);
+  const port = new LocalInvocationPort(portValues, aggregate, options.clock, context.portListener, context.crossingPolicy, context.refusalListener);
   const remote = options.remotePorts?.grant(port);
   if (remote !== undefined) port.remote = remote;
   const attached: AttachedPort = port;

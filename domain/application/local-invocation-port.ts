@@ -13,6 +13,7 @@ import type { InvocationAggregate } from './aggregates';
 import type { RemoteAccess } from '../ports/remote-ports';
 import type { AdmitAndDispatchResult, AdmitResult, DispatchReceipt, InvocationToolActionPort, SettleReceipt } from '../ports/invocation-port';
 import type { Handled } from './stream-aggregate';
+import { toolCallRefused, type RefusalListener } from './port-refusals';
 
 /**
  * The engine's participant-crossing switch. The manager owns it and flips `installed`; every port
@@ -78,6 +79,7 @@ export class LocalInvocationPort implements InvocationToolActionPort {
     private readonly clock: () => Date,
     private readonly listener: PortEventListener | undefined,
     private readonly crossingPolicy: CrossingPolicySwitch,
+    private readonly refusals?: RefusalListener,
   ) {}
 
   get invocation_action_instance_id(): string {
@@ -183,8 +185,8 @@ export class LocalInvocationPort implements InvocationToolActionPort {
   private async run(command: PortCommand): Promise<Outcome> {
     // Once dispatch ended the call does not wait behind the close in the aggregate's queue.
     const ended = decideAfterDispatchEnded(command, this.closing);
-    if (ended !== undefined) return { kind: 'decided', events: ended.events, answer: ended.answer, state: this.aggregate.state };
-    const outcome = await this.aggregate.handle(command);
+    const outcome: Outcome =
+      ended !== undefined ? { kind: 'decided', events: ended.events, answer: ended.answer, state: this.aggregate.state } : await this.aggregate.handle(command);
     if (outcome.kind === 'decided' && outcome.events.length > 0 && this.listener !== undefined) {
       try {
         this.listener(outcome.events);
@@ -192,6 +194,18 @@ export class LocalInvocationPort implements InvocationToolActionPort {
         // A failing progress display must not turn a durable call into a failed one.
       }
     }
+    if (this.refusals !== undefined) this.reportRefusal(command, outcome);
     return outcome;
+  }
+
+  /** Tells the refusal listener (telemetry) of a refused call: a refusal leaves nothing in the log. */
+  private reportRefusal(command: PortCommand, outcome: Outcome): void {
+    const code = outcome.kind === 'unavailable' ? LEDGER_UNAVAILABLE : outcome.answer.kind === 'refused' ? outcome.answer.refusal.code : undefined;
+    if (code === undefined) return;
+    try {
+      this.refusals!(toolCallRefused(this.values, command, code, outcome.state));
+    } catch {
+      // A failing listener must not change the port's answer.
+    }
   }
 }

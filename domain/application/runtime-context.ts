@@ -1,6 +1,7 @@
 import type { Registration } from '../manifest';
 import type { InvocationAggregate } from './aggregates';
 import type { PortEventListener } from './local-invocation-port';
+import type { RefusalListener } from './port-refusals';
 import type { PolicyParticipant, PolicyParticipants } from './policy-participants';
 import type { RuntimeProgress } from './progress';
 import type { RuntimeManagerOptions } from './runtime-options';
@@ -18,6 +19,8 @@ export interface RuntimeContext {
   readonly crossingPolicy: { installed: boolean };
   /** One listener for every port (a closure per port would be held by each open invocation). */
   readonly portListener: PortEventListener | undefined;
+  /** Told of every refused port call (RuntimeManagerOptions.onRefusal). */
+  readonly refusalListener: RefusalListener | undefined;
   /** Whether this engine runs the participant now (always, without several engines on the store). */
   owns(participantAddress: string): boolean;
   /** The clock's time as an ISO string. */

@@ -63,6 +63,7 @@ export class RuntimeManager {
       running: new Map(),
       crossingPolicy: { installed: options.crossingPolicyInstalled ?? false },
       portListener: onProgress === undefined ? undefined : (events) => reportToolProgress(events, onProgress),
+      refusalListener: options.onRefusal,
       owns: options.ownership === undefined ? () => true : (participant) => options.ownership!.holds(participant),
       now: () => options.clock().toISOString(),
       progress: (progress) => reportProgress(progress, onProgress),

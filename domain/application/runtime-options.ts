@@ -6,6 +6,7 @@ import type { OpenInvocationsIndex } from '../ports/open-invocations';
 import type { RemoteAccess, RemotePortGrants } from '../ports/remote-ports';
 import type { ParticipantRuntime } from './participant-runtime';
 import type { RuntimeProgress } from './progress';
+import type { RefusalListener } from './port-refusals';
 
 /** What a RuntimeManager is built from: the scenario, the manifest, the runtime and the ports it drives. */
 export interface RuntimeManagerOptions {
@@ -21,6 +22,11 @@ export interface RuntimeManagerOptions {
   /** When given, each attached port is also reachable over it with a per-invocation secret. */
   readonly remotePorts?: RemotePortGrants;
   readonly onProgress?: (progress: RuntimeProgress) => void;
+  /**
+   * Told of every refused port call with its fixed code (a refusal appends nothing, so the log cannot
+   * show it); telemetry subscribes here. It never changes the answer.
+   */
+  readonly onRefusal?: RefusalListener;
   /**
    * With several engines on one store: which participants this engine runs now (the ones whose lease
    * it holds). start() then recovers only those, and `takeOver` the ones it gets later. Without it the

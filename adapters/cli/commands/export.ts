@@ -6,6 +6,7 @@ import { openSink } from '../export-sink';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
+import { runTelemetryExport } from './telemetry';
 
 export interface ExportOptions extends StoreFlags {
   readonly participant?: string;
@@ -20,7 +21,7 @@ const isFormat = (format: string): format is ExportFormat => (EXPORT_FORMATS as 
 export const runExport = async (options: ExportOptions, io: CliIo, now: () => Date = () => new Date()): Promise<number> => {
   const format = options.format;
   if (!isFormat(format)) {
-    io.stderr(`raes-tools export: --format ${format} is not one of ${EXPORT_FORMATS.join(', ')} (json: one object; jsonl: one document a line)\n`);
+    io.stderr(`raes-tools export: --format ${format} is not one of ${EXPORT_FORMATS.join(', ')}, otlp (json: one object; jsonl: one document a line; otlp: spans and metrics sent to an endpoint)\n`);
     return EXIT_USAGE;
   }
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
@@ -81,6 +82,8 @@ statuses (operation-status-v1, extended by schemas/invocation-operation-status-v
   jsonl  one document a line: {"kind": "behavior_history_event" | "participant_history_view" | "operation_status", "document": ...}
 --bundle writes instead the whole store as one signed bundle (the json export, the stored events with
 their chain links, the chain heads, an Ed25519 signature; docs/integrity.md), checked by \`raes-tools verify\`.
+  otlp   the closed invocations as OpenTelemetry spans and metrics, sent to --endpoint (or
+         OTEL_EXPORTER_OTLP_ENDPOINT) over OTLP/HTTP, as \`telemetry export\` does (docs/observability.md)
 Only closed invocations have history; a file is written as <file>.partial and renamed when complete.
 Exit codes: 0 exported, 1 unknown participant or episode (or the store failed), 2 usage error.`;
 
@@ -90,14 +93,41 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
     .description('write the stored history as RAES documents (event stream, participant history views, operation statuses)')
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
     .option('--episode <id>', 'only this episode')
-    .option('--format <format>', 'json or jsonl', 'json')
+    .option('--format <format>', 'json, jsonl, or otlp (spans and metrics sent to an OTLP/HTTP endpoint)', 'json')
+    .option('--endpoint <url>', 'with --format otlp: the OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
     .option('--out <file>', 'the file to write, or - for stdout', '-')
     .option('--progress', 'report progress on stderr (the default when stderr is a terminal)')
     .option('--bundle', 'write a signed bundle of the whole store (needs --key or RAES_SIGNING_KEY)')
     .option('--key <file>', 'the Ed25519 private key that signs the bundle (from `raes-tools keys generate`)');
   storeOptions(command)
     .addHelpText('after', HELP)
-    .action(async (opts: { participant?: string; episode?: string; format: string; out: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
+    .action(async (opts: { participant?: string; episode?: string; format: string; out: string; endpoint?: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
+      if (opts.endpoint !== undefined && opts.format !== 'otlp') {
+        io.stderr('raes-tools export: --endpoint is where --format otlp sends; add --format otlp, or drop --endpoint to write a file\n');
+        setExit(EXIT_USAGE);
+        return;
+      }
+      if (opts.format === 'otlp' && opts.bundle !== true) {
+        if (opts.out !== '-') {
+          io.stderr('raes-tools export --format otlp: sends to an endpoint (--endpoint or OTEL_EXPORTER_OTLP_ENDPOINT), not to a file; drop --out\n');
+          setExit(EXIT_USAGE);
+          return;
+        }
+        setExit(
+          await runTelemetryExport(
+            {
+              ...storeFlagsOf(opts),
+              ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint }),
+              ...(opts.participant === undefined ? {} : { participant: opts.participant }),
+              ...(opts.episode === undefined ? {} : { episode: opts.episode }),
+            },
+            io,
+            process.env,
+            'raes-tools export --format otlp',
+          ),
+        );
+        return;
+      }
       if (opts.bundle === true) {
         if (opts.participant !== undefined || opts.episode !== undefined || opts.format !== 'json') {
           io.stderr('raes-tools export --bundle: a bundle holds the whole store as one json document (its chains cover every stream); drop --participant, --episode and --format\n');

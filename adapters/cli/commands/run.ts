@@ -188,6 +188,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       if (error instanceof HarnessStartFailed) return fail(error.exit, error.message);
       throw error;
     }
+    // Started once the manager is; no port call is refused before that.
+    let telemetry: LiveTelemetry | undefined;
     try {
       const built = buildManager({
         workspace,
@@ -201,10 +203,10 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
           recorder.record(event);
           progress(describeProgress(event));
         },
+        onRefusal: (refusal) => telemetry?.onRefusal(refusal),
       });
       if (!built.ok) return built;
       const manager = built.value;
-      let telemetry: LiveTelemetry | undefined;
       try {
         await manager.start();
         // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).

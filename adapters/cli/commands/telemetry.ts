@@ -1,10 +1,17 @@
 import { Command } from 'commander';
-import { exportHistoryAsOtlp, telemetryConfigOf } from '../../telemetry';
+import { exportHistoryAsOtlp, telemetryConfigOf, type HistoryScope } from '../../telemetry';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
 
 const NAME = 'raes-tools telemetry export';
+
+export interface TelemetryExportOptions extends StoreFlags, HistoryScope {
+  readonly endpoint?: string;
+}
+
+const scopeText = (scope: HistoryScope): string =>
+  [scope.episode === undefined ? '' : `episode ${scope.episode}`, scope.participant === undefined ? '' : `participant ${scope.participant}`].filter((part) => part !== '').join(' and ');
 
 /** The endpoint asked for, else OTEL_EXPORTER_OTLP_ENDPOINT; undefined when neither is a http(s) URL. */
 const endpointOf = (asked: string | undefined, env: NodeJS.ProcessEnv): string | undefined => {
@@ -12,26 +19,38 @@ const endpointOf = (asked: string | undefined, env: NodeJS.ProcessEnv): string |
   return endpoint !== undefined && /^https?:\/\/\S+$/.test(endpoint.trim()) ? endpoint.trim() : undefined;
 };
 
-export const runTelemetryExport = async (options: StoreFlags & { readonly endpoint?: string }, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> => {
+/** `name` is the command as the user typed it (`telemetry export` or `export --format otlp`). */
+export const runTelemetryExport = async (options: TelemetryExportOptions, io: CliIo, env: NodeJS.ProcessEnv = process.env, name = NAME): Promise<number> => {
   const endpoint = endpointOf(options.endpoint, env);
   if (endpoint === undefined) {
     const got = options.endpoint ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
-    io.stderr(`${NAME}: expected an http(s) URL at --endpoint or OTEL_EXPORTER_OTLP_ENDPOINT, got ${got === undefined ? 'nothing' : `'${got.slice(0, 60)}'`}\n`);
+    io.stderr(`${name}: expected an http(s) URL at --endpoint or OTEL_EXPORTER_OTLP_ENDPOINT, got ${got === undefined ? 'nothing' : `'${got.slice(0, 60)}'`}\n`);
     return EXIT_USAGE;
   }
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
-    io.stderr(`${NAME}: ${opened.message}\n`);
+    io.stderr(`${name}: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
   try {
-    const exported = await exportHistoryAsOtlp(opened.workspace.store, endpoint);
+    const scope: HistoryScope = {
+      ...(options.episode === undefined ? {} : { episode: options.episode }),
+      ...(options.participant === undefined ? {} : { participant: options.participant }),
+    };
+    const exported = await exportHistoryAsOtlp(opened.workspace.store, endpoint, scope);
     if (exported.kind === 'storage_failure') {
-      io.stderr(`${NAME}: the store could not be read: ${exported.reason}\n`);
+      io.stderr(`${name}: the store could not be read: ${exported.reason}\n`);
+      return EXIT_INVALID;
+    }
+    const narrowed = scopeText(scope);
+    if (narrowed !== '' && exported.invocations === 0) {
+      io.stderr(`${name}: the store holds no closed invocation of ${narrowed}; \`raes-tools audit\` lists what it holds\n`);
       return EXIT_INVALID;
     }
     const config = telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
-    io.stderr(`${NAME}: sent ${exported.events} events as spans and metrics to ${config.kind === 'on' ? config.tracesUrl : endpoint}\n`);
+    io.stderr(
+      `${name}: sent ${exported.invocations} invocation${exported.invocations === 1 ? '' : 's'} (${exported.events} events read${narrowed === '' ? '' : `, of ${narrowed}`}) as spans and metrics to ${config.kind === 'on' ? config.tracesUrl : endpoint}\n`,
+    );
     return EXIT_OK;
   } finally {
     await opened.workspace.close();

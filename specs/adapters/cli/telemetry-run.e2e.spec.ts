@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { BIN, INVOCATION, MANIFEST, PARTICIPANT, ROOT, SCENARIO, scratchDir, type Run } from './support/cli';
+import { attributesOf, metricsOf, serviceNamesOf, spansOf, startReceiver, type OtlpMetric, type OtlpReceiver, type OtlpSpan } from '../telemetry/support/otlp-receiver';
+
+/**
+ * The real CLI with telemetry export on: `raes-tools run` sends its spans and metrics live to an
+ * OTLP/HTTP receiver this spec starts on 127.0.0.1, and `telemetry export` sends the stored run again.
+ */
+
+jest.setTimeout(120_000);
+
+const TOOL = 'participant.behavior-specification.participant-behavior.tool-affordance.portal-client';
+
+/** Runs the CLI without blocking this process, which must answer the exporters meanwhile. */
+const cliAsync = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const clean = { ...process.env };
+    for (const name of ['RAES_EVENT_STORE', 'RAES_SQLITE_PATH', 'ESDB_CONNECTION_STRING', 'RAES_POSTGRES_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_SERVICE_NAME']) delete clean[name];
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the CLI did not end:\n${stderr}`));
+    }, 90_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, stdout, stderr });
+    });
+  });
+
+const byOperation = (spans: readonly OtlpSpan[], operation: string): OtlpSpan[] => spans.filter((span) => attributesOf(span.attributes)['gen_ai.operation.name'] === operation);
+
+/** Each tool action as the spans tell it: call id, tool, settlement, status. */
+const toolActionsOf = (spans: readonly OtlpSpan[]): string[] =>
+  byOperation(spans, 'execute_tool')
+    .map((span) => {
+      const attributes = attributesOf(span.attributes);
+      return [attributes['gen_ai.tool.call.id'], attributes['gen_ai.tool.name'], attributes['raes.settlement'], attributes['raes.status'] ?? '-'].join(' ');
+    })
+    .sort();
+
+const lastMetric = (receiver: OtlpReceiver, name: string): OtlpMetric | undefined => metricsOf(receiver.bodies).filter((metric) => metric.name === name).pop();
+
+const countsBy = (metric: OtlpMetric | undefined, attribute: string): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const point of metric?.sum?.dataPoints ?? []) {
+    const key = String(attributesOf(point.attributes)[attribute]);
+    counts[key] = (counts[key] ?? 0) + Number(point.asInt ?? point.asDouble);
+  }
+  return counts;
+};
+
+describe('raes-tools run with an OTLP endpoint', () => {
+  const receivers: OtlpReceiver[] = [];
+  const receiver = async (): Promise<OtlpReceiver> => {
+    const started = await startReceiver();
+    receivers.push(started);
+    return started;
+  };
+  afterAll(async () => {
+    for (const started of receivers) await started.close();
+  });
+
+  it("sends the run's invocation and tool actions with their outcomes live, and telemetry export sends the same from the store", async () => {
+    const live = await receiver();
+    const dataDir = scratchDir('telemetry-run');
+    const run = await cliAsync(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint, OTEL_SERVICE_NAME: 'probe-agents' },
+      'run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-otel', '--data-dir', dataDir, '--json',
+    );
+    expect(run.status).toBe(0);
+
+    const spans = spansOf(live.bodies);
+    const agents = byOperation(spans, 'invoke_agent');
+    expect(agents.map((span) => [span.name, attributesOf(span.attributes)['raes.invocation_action_instance_id'], attributesOf(span.attributes)['raes.outcome'], attributesOf(span.attributes)['raes.status']])).toEqual([
+      [`invoke_agent ${PARTICIPANT}`, INVOCATION(1), 'returned', 'succeeded'],
+    ]);
+    expect(attributesOf(agents[0]!.attributes)['raes.episode_id']).toBe('episode-otel');
+    const call = (n: number): string => `${INVOCATION(1)}#call-${n}`;
+    expect(toolActionsOf(spans)).toEqual([`${call(1)} ${TOOL} completed succeeded`, `${call(2)} ${TOOL} indeterminate -`, `${call(3)} ${TOOL} completed failed`]);
+    for (const tool of byOperation(spans, 'execute_tool')) {
+      expect(tool.name).toBe(`execute_tool ${TOOL}`);
+      expect(tool.parentSpanId).toBe(agents[0]!.spanId);
+      expect(tool.traceId).toBe(agents[0]!.traceId);
+    }
+    expect(new Set(serviceNamesOf(live.bodies))).toEqual(new Set(['probe-agents']));
+    expect(countsBy(lastMetric(live, 'raes.tool_actions'), 'raes.settlement')).toEqual({ completed: 2, indeterminate: 1 });
+
+    const later = await receiver();
+    const exported = await cliAsync({}, 'telemetry', 'export', '--endpoint', later.endpoint, '--data-dir', dataDir);
+    expect(exported.status).toBe(0);
+    expect(exported.stderr).toMatch(/sent 1 invocation \(\d+ events read\) as spans and metrics/);
+    const again = spansOf(later.bodies);
+    expect(toolActionsOf(again)).toEqual(toolActionsOf(spans));
+    expect(byOperation(again, 'invoke_agent').map((span) => span.name)).toEqual([`invoke_agent ${PARTICIPANT}`]);
+
+    // export --format otlp is the same export, narrowed by --episode and --participant.
+    const narrowed = await receiver();
+    const otlp = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', narrowed.endpoint, '--episode', 'episode-otel', '--participant', PARTICIPANT, '--data-dir', dataDir);
+    expect(otlp.status).toBe(0);
+    expect(otlp.stderr).toMatch(/^raes-tools export --format otlp: sent 1 invocation \(\d+ events read, of episode episode-otel and participant /m);
+    expect(toolActionsOf(spansOf(narrowed.bodies))).toEqual(toolActionsOf(spans));
+    const empty = await receiver();
+    const none = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', empty.endpoint, '--episode', 'episode-other', '--data-dir', dataDir);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('holds no closed invocation of episode episode-other');
+    expect(spansOf(empty.bodies)).toEqual([]);
+  });
+
+  it('treats --out with --format otlp, and --endpoint without it, as usage errors', async () => {
+    const dataDir = scratchDir('telemetry-usage');
+    const withOut = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', 'http://127.0.0.1:9', '--out', join(dataDir, 'x.json'), '--data-dir', dataDir);
+    expect(withOut.status).toBe(2);
+    expect(withOut.stderr).toContain('not to a file; drop --out');
+    const endpointOnly = await cliAsync({}, 'export', '--endpoint', 'http://127.0.0.1:9', '--data-dir', dataDir);
+    expect(endpointOnly.status).toBe(2);
+    expect(endpointOnly.stderr).toContain('--endpoint is where --format otlp sends');
+    const noEndpoint = await cliAsync({}, 'export', '--format', 'otlp', '--data-dir', dataDir);
+    expect(noEndpoint.status).toBe(2);
+    expect(noEndpoint.stderr).toContain('raes-tools export --format otlp: expected an http(s) URL at --endpoint or OTEL_EXPORTER_OTLP_ENDPOINT');
+  });
+
+  it("sends a tool's late answer as a refused late settlement on its action's span, counted by code", async () => {
+    const live = await receiver();
+    const run = await cliAsync(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint },
+      'run', SCENARIO, '--manifest', MANIFEST, '--harness', `module:${join(__dirname, 'support', 'late-tool-runtime.mjs')}`, '--store', 'memory', '--json',
+    );
+    expect(run.status).toBe(0);
+    const spans = spansOf(live.bodies);
+    expect(toolActionsOf(spans)).toEqual([`late-call-1 ${TOOL} indeterminate -`]);
+    const tool = byOperation(spans, 'execute_tool')[0]!;
+    expect((tool.events ?? []).filter((event) => event.name === 'raes.tool_call.refused').map((event) => attributesOf(event.attributes))).toEqual([
+      expect.objectContaining({ 'raes.refusal.code': 'state_conflict', 'raes.port_call': 'complete', 'raes.late_settlement': true, 'raes.action_settlement': 'indeterminate' }),
+    ]);
+    expect(countsBy(lastMetric(live, 'raes.tool_call.refusals'), 'raes.refusal.code')).toEqual({ state_conflict: 1 });
+  });
+});
