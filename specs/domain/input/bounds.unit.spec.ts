@@ -31,6 +31,12 @@ describe('bounds on scenario and manifest text', () => {
     expect(isLeft(decoded) && decoded.left[0]?.message).toContain(`over the limit of ${MAX_INPUT_CHARACTERS}`);
   });
 
+  it('accepts the text of a 10,000-participant scenario (about 1.6 MB)', () => {
+    const participants = Array.from({ length: 10_000 }, (_, i) => `  - address: participant.behavior.agent-${i}\n    role: ${'r'.repeat(130)}\n`).join('');
+    expect(participants.length).toBeGreaterThan(1_600_000);
+    expect(checkTextBounds(`participants:\n${participants}`, 'yaml')).toBeUndefined();
+  });
+
   it('turns a YAML alias bomb into a diagnostic', () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 9; i += 1) levels.push(`l${i}: &l${i} [${Array.from({ length: 9 }, () => (i === 1 ? '*a' : `*l${i - 1}`)).join(', ')}]`);
