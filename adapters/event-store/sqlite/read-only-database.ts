@@ -1,14 +1,19 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 
 /**
- * A SQLite file opened for reading only, without writing a byte beside it. SQLite's own read-only
- * mode still creates the `-wal` and `-shm` files of a WAL database (and cannot open it at all in a
- * folder it may not write), so:
- * - while a writer has the file open (its `-wal` exists), the file is opened read-only in place: the
- *   side files are already there, and only they hold the latest commits;
- * - otherwise every commit is in the main file, which is read whole into memory: the copy is taken
- *   again if the file changed or a writer appeared while it was read.
+ * A SQLite file opened for reading only, without writing a byte beside it. SQLite's read-only mode
+ * creates the `-wal` and `-shm` files of a WAL database when no writer has them open (and cannot open
+ * it at all in a folder it may not write). The store's writer therefore leaves a closed file in
+ * rollback mode (SqliteEventStore.close), and a reader meets one of two cases:
+ * - a writer has the file open, or left it after a crash: its `-wal` exists, and the file is opened in
+ *   place, read-only; the side files are already there, and only they hold the latest commits;
+ * - the file is closed, in rollback mode: it is opened in place, read-only, and SQLite creates nothing.
+ * Either way the connection follows a writer that comes or goes later (SQLite reads the journal mode
+ * from the header at each read transaction). A WAL file without its `-wal` (closed while another
+ * connection kept it in WAL mode, by an older version) cannot be read in place without creating the side
+ * files: it is read whole into memory instead, and that copy does not see later writes.
+ *
  * `inMemoryCopy` asks for a copy in every case (a database the caller will write to, such as views a
  * read-only command catches up).
  */
@@ -28,6 +33,18 @@ const asRollbackJournal = (image: Buffer): Buffer => {
 
 const writerPresent = (path: string): boolean => existsSync(`${path}-wal`);
 
+/** Whether the file's header says WAL; an empty or short file is not a WAL database. */
+const headerSaysWal = (path: string): boolean => {
+  const header = Buffer.alloc(20);
+  const fd = openSync(path, 'r');
+  try {
+    const read = readSync(fd, header, 0, header.length, 0);
+    return read === header.length && (header[18] === WAL_HEADER_VERSION || header[19] === WAL_HEADER_VERSION);
+  } finally {
+    closeSync(fd);
+  }
+};
+
 const signature = (path: string): string => {
   const stat = statSync(path);
   return `${stat.size}:${stat.mtimeMs}`;
@@ -45,13 +62,35 @@ const copyOfMainFile = (path: string): Buffer | undefined => {
   throw new Error(`"${path}" kept changing while it was read; try again when its writer is idle`);
 };
 
+const openInPlace = (path: string): Database => new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+
+/**
+ * A writer closing the file removes its `-wal` a moment before it turns the header back to rollback
+ * mode: a reader that looked in between sees a WAL header without a `-wal`, so it looks again shortly.
+ */
+const SETTLE_ATTEMPTS = 5;
+const SETTLE_MS = 20;
+const pause = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+
+const openInPlaceOrCopy = (path: string): Database => {
+  for (let attempt = 0; ; attempt += 1) {
+    if (writerPresent(path) || !headerSaysWal(path)) return openInPlace(path);
+    if (attempt === SETTLE_ATTEMPTS) break;
+    pause(SETTLE_MS);
+  }
+  const image = copyOfMainFile(path);
+  return image === undefined ? openInPlace(path) : new BetterSqlite3(asRollbackJournal(image));
+};
+
 export const openReadOnlyDatabase = (path: string, options: ReadOnlyOptions = {}): Database => {
+  if (options.inMemoryCopy !== true) return openInPlaceOrCopy(path);
   if (!writerPresent(path)) {
     const image = copyOfMainFile(path);
     if (image !== undefined) return new BetterSqlite3(asRollbackJournal(image));
   }
-  const inPlace = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
-  if (options.inMemoryCopy !== true) return inPlace;
+  const inPlace = openInPlace(path);
   try {
     return new BetterSqlite3(asRollbackJournal(inPlace.serialize()));
   } finally {

@@ -124,6 +124,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectAll: Statement<[number, number], EventTuple>;
   private readonly selectLast: Statement<[], EventRow>;
   private closed = false;
+  private readonly readOnly: boolean;
 
   /** `database` is the store's connection: projections create their read-model tables in it. */
   constructor(
@@ -133,6 +134,7 @@ export class SqliteEventStore implements EventStore {
     readOnlyPath?: string,
   ) {
     const onCommitted = this.appended.notify;
+    this.readOnly = readOnlyPath !== undefined;
     this.writer =
       readOnlyPath !== undefined
         ? refusingWriter(readOnlyPath)
@@ -200,9 +202,27 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     await this.writer.close();
     this.appended.clear();
+    if (!this.readOnly) leaveInRollbackMode(this.database);
     this.database.close();
   }
 }
+
+/**
+ * A closed store is left in rollback mode, so that a read-only reader can open it in place without
+ * SQLite creating `-wal` and `-shm` files beside it (see openReadOnlyDatabase). Switching needs the
+ * file to itself: while another connection (a reader following the log, say) has it open, the switch
+ * fails at once and the file stays in WAL mode, its `-wal` kept for that connection; the next writer
+ * to close it alone switches it.
+ */
+const leaveInRollbackMode = (database: Database): void => {
+  if (database.memory || database.readonly) return;
+  try {
+    database.pragma('busy_timeout = 0');
+    database.pragma('journal_mode = DELETE');
+  } catch {
+    // Another connection holds the file: it stays in WAL mode, which every reader handles.
+  }
+};
 
 /** Opens (creating it and its folder when missing) the SQLite file at `options.path`. */
 export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
