@@ -37,6 +37,19 @@ export type CatchUpResult =
 
 export type CatchUpProgress = { readonly applied: number; readonly position: bigint };
 
+export type LiveOptions = {
+  /** How long to wait before following again after the subscription ended on a failure; 200 ms when absent. */
+  readonly retryMs?: number;
+  /** Sees each failure that ended the subscription (before the runner follows again). */
+  readonly onEnded?: (ended: SubscriptionEnded) => void;
+  /**
+   * Runs after each batch's views transaction committed, before the next batch: the views then hold
+   * the batch (a live page reads what changed). Throwing ends the subscription as a failed projection
+   * would; the views keep the batch, so it is not handed over again.
+   */
+  readonly afterBatch?: (batch: SubscriptionBatch) => void | Promise<void>;
+};
+
 export type ProjectionRunnerOptions<Views> = {
   readonly store: EventStore;
   /** The views the projections keep their rows in, with the runner's transaction and checkpoints. */
@@ -117,9 +130,15 @@ export class ProjectionRunner<Views = unknown> {
    * checkpoint of the subscription). A subscription that ends on a failure (a projection that threw, a
    * store out of reach) is started again from the committed checkpoints after `retryMs`.
    */
-  startLive(retryMs = 200, onEnded?: (ended: SubscriptionEnded) => void): void {
+  startLive(options: LiveOptions = {}): void {
     if (this.live) return;
     this.live = true;
+    const retryMs = options.retryMs ?? 200;
+    const afterBatch = options.afterBatch;
+    const handle = async (batch: SubscriptionBatch): Promise<void> => {
+      await this.serialized(async () => this.applyBatch(batch));
+      if (afterBatch !== undefined) await afterBatch(batch);
+    };
     const follow = (): void => {
       if (!this.live) return;
       void this.serialized(async () => {
@@ -128,15 +147,12 @@ export class ProjectionRunner<Views = unknown> {
       }).then(
         (after) => {
           if (!this.live) return;
-          const subscription = this.store.subscribe({
-            ...(after === undefined ? {} : { after }),
-            handle: (batch) => this.serialized(async () => this.applyBatch(batch)),
-          });
+          const subscription = this.store.subscribe({ ...(after === undefined ? {} : { after }), handle });
           this.subscription = subscription;
           void subscription.ended.then((ended) => {
             if (this.subscription === subscription) this.subscription = undefined;
             if (!this.live) return;
-            onEnded?.(ended);
+            options.onEnded?.(ended);
             this.liveTimer = setTimeout(follow, retryMs);
           });
         },

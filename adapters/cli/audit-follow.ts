@@ -1,25 +1,25 @@
 import { invocationEventCodec } from '../../domain/application';
-import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
+import type { EventStore, RecordedEvent, SubscriptionEnded } from '../../domain/ports/event-store';
 import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
 import type { HistoryFilter } from '../../projections';
 import { timeOfDay } from './format';
 
 /**
- * `audit --follow`: reads the log from its start through the store port's `readAll`, then keeps
- * polling after the last position read, and prints one line per tool action as it settles and per
- * invocation as it closes. It only reads; memory holds the invocations still open (for the filter).
+ * `audit --follow`: follows the log from its start through the store's catch-up subscription (the one
+ * the projections follow), and prints one line per tool action as it settles and per invocation as it
+ * closes. It only reads, and keeps no checkpoint: each run shows the whole history, then what comes.
+ * Memory holds the invocations still open (their owner, for the filter).
  */
-
-const PAGE = 500;
-const POLL_MS = 200;
 
 type Owner = { readonly participant: string; readonly episode: string };
 
 export interface Follower {
-  /** Settles once stopped (after the page in hand) or when the store fails. */
-  readonly ended: Promise<StorageFailure | { readonly kind: 'stopped' }>;
-  stop(): void;
+  /** Settles once stopped (after the batch in hand) or when the store fails. */
+  readonly ended: Promise<SubscriptionEnded>;
+  stop(): Promise<void>;
 }
+
+const FOLLOWED_TYPES = new Set(['InvocationOpened', 'ToolActionSettled', 'InvocationClosed']);
 
 const matches = (filter: HistoryFilter, owner: Owner | undefined, invocation: string): boolean =>
   (filter.invocation === undefined || filter.invocation === invocation) &&
@@ -27,54 +27,31 @@ const matches = (filter: HistoryFilter, owner: Owner | undefined, invocation: st
   (filter.episode === undefined || owner?.episode === filter.episode);
 
 export const followAudit = (store: EventStore, filter: HistoryFilter, print: (line: string) => void): Follower => {
-  let stopped = false;
-  let wake: (() => void) | undefined;
   const owners = new Map<string, Owner>();
-  const loop = async (): Promise<StorageFailure | { readonly kind: 'stopped' }> => {
-    let after: bigint | undefined;
-    while (!stopped) {
-      const read = await store.readAll({ ...(after === undefined ? {} : { after }), maxCount: PAGE });
-      if (read.kind === 'storage_failure') return read;
-      for (const recorded of read.events) {
-        after = recorded.position;
-        if (!recorded.stream.startsWith(INVOCATION_STREAM_PREFIX)) continue;
-        if (recorded.type !== 'InvocationOpened' && recorded.type !== 'ToolActionSettled' && recorded.type !== 'InvocationClosed') continue;
-        const event = invocationEventCodec.fromRecorded(recorded);
-        if (typeof event === 'string') continue;
-        const invocation = recorded.stream.slice(INVOCATION_STREAM_PREFIX.length);
-        if (event.type === 'InvocationOpened') {
-          owners.set(invocation, { participant: event.port_values.participant_address, episode: event.port_values.episode_id });
-        } else if (event.type === 'ToolActionSettled') {
-          if (!matches(filter, owners.get(invocation), invocation)) continue;
-          const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${event.reason})`;
-          print(`${timeOfDay(event.at)} tool action ${event.action_instance_id} settled ${event.settlement}${status}\n`);
-        } else if (event.type === 'InvocationClosed') {
-          const owner = owners.get(invocation);
-          owners.delete(invocation);
-          if (!matches(filter, owner, invocation)) continue;
-          const how = event.outcome === 'returned' ? `returned ${event.action_result.status}` : event.outcome;
-          print(`${timeOfDay(event.at)} invocation ${invocation} closed: ${how}${event.recovered ? ' (by recovery)' : ''}\n`);
-        }
-      }
-      if (read.events.length < PAGE && !stopped) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
+  const printLineOf = (recorded: RecordedEvent): void => {
+    if (!FOLLOWED_TYPES.has(recorded.type)) return;
+    const event = invocationEventCodec.fromRecorded(recorded);
+    if (typeof event === 'string') return;
+    const invocation = recorded.stream.slice(INVOCATION_STREAM_PREFIX.length);
+    if (event.type === 'InvocationOpened') {
+      owners.set(invocation, { participant: event.port_values.participant_address, episode: event.port_values.episode_id });
+    } else if (event.type === 'ToolActionSettled') {
+      if (!matches(filter, owners.get(invocation), invocation)) return;
+      const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${event.reason})`;
+      print(`${timeOfDay(event.at)} tool action ${event.action_instance_id} settled ${event.settlement}${status}\n`);
+    } else if (event.type === 'InvocationClosed') {
+      const owner = owners.get(invocation);
+      owners.delete(invocation);
+      if (!matches(filter, owner, invocation)) return;
+      const how = event.outcome === 'returned' ? `returned ${event.action_result.status}` : event.outcome;
+      print(`${timeOfDay(event.at)} invocation ${invocation} closed: ${how}${event.recovered ? ' (by recovery)' : ''}\n`);
     }
-    return { kind: 'stopped' };
   };
-  const ended = loop();
-  return {
-    ended,
-    stop: () => {
-      stopped = true;
-      wake?.();
+  const subscription = store.subscribe({
+    filter: { streamPrefixes: [INVOCATION_STREAM_PREFIX], eventTypePrefixes: [...FOLLOWED_TYPES] },
+    handle: (batch) => {
+      for (const recorded of batch.events) printLineOf(recorded);
     },
-  };
+  });
+  return { ended: subscription.ended, stop: () => subscription.stop() };
 };

@@ -152,7 +152,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     const store = makeStore();
     const views = openSeenViews();
     const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
-    runner.startLive(5);
+    runner.startLive({ retryMs: 5 });
     await runReturningInvocation(store, participant('prober'), 1);
     for (let i = 0; i < 200 && runner.checkpointOf('seen') !== 11n; i++) await new Promise((r) => setTimeout(r, 5));
     await runner.stop();

@@ -130,7 +130,7 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
   const follower = followAudit(opened.workspace.store, auditFilter(options), io.stdout);
-  const onSignal = (): void => follower.stop();
+  const onSignal = (): void => void follower.stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   io.stderr('raes-tools audit: following the log; Ctrl-C stops\n');
@@ -138,6 +138,10 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
     const ended = await follower.ended;
     if (ended.kind === 'storage_failure') {
       io.stderr(`raes-tools audit: reading the event store failed: ${ended.reason}\n`);
+      return EXIT_INVALID;
+    }
+    if (ended.kind === 'handler_failed') {
+      io.stderr(`raes-tools audit: printing the followed log failed: ${String(ended.error)}\n`);
       return EXIT_INVALID;
     }
     return EXIT_OK;

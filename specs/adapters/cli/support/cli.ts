@@ -18,7 +18,7 @@ export interface Run {
 }
 
 /** The environment without store settings, so a developer's shell cannot steer the specs. */
-const cleanEnv = (): NodeJS.ProcessEnv => {
+export const cleanEnv = (): NodeJS.ProcessEnv => {
   const env = { ...process.env };
   delete env.RAES_EVENT_STORE;
   delete env.RAES_SQLITE_PATH;
