@@ -15,7 +15,7 @@ import {
   type SchedulerStatus,
 } from '../../projections';
 import { invocationAggregate, invocationEventCodec } from '../../domain/application';
-import { invocationDecider, type InvocationState } from '../../domain/invocation';
+import { invocationDecider, type InvocationState, type ToolActionRecord } from '../../domain/invocation';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { invocationStream } from '../../domain/streams';
 import { fail, type Built } from './engine';
@@ -253,6 +253,58 @@ const walkInvocations = async (
   }
   for (const finding of invocationFindings) findings.push(finding);
   return { kind: 'walked', findings, historyEvents, invocationCount, toolActionCount };
+};
+
+/** Some closed invocations (a live page's changed ones), each rendered and verified as the audit does. */
+export const auditClosedInvocations = async (
+  store: EventStore,
+  rows: readonly HistoryIndexRow[],
+): Promise<{ readonly ok: true; readonly invocations: readonly AuditedInvocation[]; readonly findings: readonly AuditFinding[] } | { readonly ok: false; readonly message: string }> => {
+  const invocations: AuditedInvocation[] = [];
+  const walked = await walkInvocations(store, rows, (invocation) => invocations.push(invocation));
+  if (walked.kind !== 'walked') return { ok: false, message: walked.message };
+  return { ok: true, invocations, findings: walked.findings };
+};
+
+/** The settlement column of an action not settled yet: where it stands. */
+const openToolAction = (record: ToolActionRecord): AuditedToolAction => ({
+  action_instance_id: record.actionInstanceId,
+  admission_ordinal: record.admissionOrdinal,
+  tool_call_id: record.toolCallId,
+  tool_affordance_address: record.request.tool_affordance_address,
+  action_contract_address: record.request.action_contract_address,
+  admitted_at: record.admittedAt,
+  dispatched_at: record.phase === 'admitted' ? null : record.dispatchedAt,
+  settled_at: record.phase === 'settled' ? record.settledAt : null,
+  settlement: record.phase === 'settled' ? record.settlement.kind : record.phase,
+  status: record.phase === 'settled' && record.settlement.kind === 'completed' ? record.settlement.actionResult.status : null,
+  resolution:
+    record.phase === 'settled' && record.resolution !== null
+      ? { effect: record.resolution.effect, evidence_ref: record.resolution.evidenceRef, resolved_at: record.resolution.resolvedAt }
+      : null,
+});
+
+/**
+ * An invocation not closed yet, from its stream (it has no history): its tool actions so far, each
+ * admitted, dispatched or settled. Undefined for a stream that holds no opening.
+ */
+export const auditOpenInvocation = async (store: EventStore, invocation: string): Promise<AuditedInvocation | undefined | { readonly message: string }> => {
+  const stream = invocationStream(invocation);
+  const read = await store.readStream(stream);
+  if (read.kind !== 'read') return { message: `reading invocation ${invocation} failed: ${read.reason}` };
+  const folded = foldStream(stream, read.events);
+  if (folded.kind === 'unavailable') return { message: `reading invocation ${invocation} failed: ${folded.reason}` };
+  const state = folded.state;
+  if (state.status !== 'opened') return undefined;
+  return {
+    invocation_action_instance_id: invocation,
+    participant_address: state.portValues.participant_address,
+    episode_id: state.portValues.episode_id,
+    action_contract_address: state.outerAction.action_contract_address,
+    outer_status: null,
+    closed_at: state.lifecycle.status === 'closed' ? state.lifecycle.closedAt : null,
+    tool_actions: state.toolActions.map(openToolAction),
+  };
 };
 
 /**

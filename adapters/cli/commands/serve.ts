@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { startAuditPage } from '../../http/audit-page/server';
-import { buildAuditReport } from '../audit-report';
+import { startAuditPageFeed } from '../audit-page-feed';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
@@ -17,7 +17,7 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
     .description('read only: the audit page on 127.0.0.1 (invocations on a timeline, tool actions, schedulers), updated live while a run writes')
     .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', '8137');
   storeOptions(command)
-    .addHelpText('after', '\nThe page follows the log: it reloads the audit each time the store grows. Ctrl-C stops (exit 0).\nExit codes: 0 stopped, 1 the store or the port failed, 2 usage error.')
+    .addHelpText('after', '\nThe page follows the log: it gets the whole audit when it opens, then each invocation that changes (open ones too) as its events are read. Ctrl-C stops (exit 0).\nExit codes: 0 stopped, 1 the store or the port failed, 2 usage error.')
     .action(async (opts: { port: string; store?: string; dataDir?: string }) => {
       const port = parsePort(opts.port);
       if (port === undefined) {
@@ -32,10 +32,12 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
         return;
       }
       const workspace = opened.workspace;
+      const feed = startAuditPageFeed(workspace);
       let server: Awaited<ReturnType<typeof startAuditPage>>;
       try {
-        server = await startAuditPage(workspace.store, () => buildAuditReport(workspace, {}), port);
+        server = await startAuditPage(feed, port);
       } catch (error) {
+        await feed.close();
         await workspace.close();
         io.stderr(`raes-tools serve: cannot listen on 127.0.0.1:${port}: ${(error as Error).message}; pick another --port\n`);
         setExit(EXIT_INVALID);
@@ -47,6 +49,7 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
         process.once('SIGTERM', () => resolve());
       });
       await server.close();
+      await feed.close();
       await workspace.close();
       setExit(EXIT_OK);
     });
