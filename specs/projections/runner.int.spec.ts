@@ -55,6 +55,31 @@ const positions = (views: { readonly database: Database }, name = 'seen'): numbe
 
 const allPositions = (count: number): number[] => Array.from({ length: count }, (_, i) => i + 1);
 
+/** Waits until `done()` holds, or fails the spec after `ms`: the lag a live view is allowed. */
+const within = async (ms: number, done: () => boolean, what: string): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+/** Like seenPositions, but throws on the event at `failAt` the first time only (a passing fault). */
+const failingOnce = (failAt: bigint): Projection<SeenViews> & { failures: number } => {
+  const projection = {
+    ...seenPositions(),
+    failures: 0,
+    apply: (views: SeenViews, event: RecordedEvent) => {
+      views.seen.add('seen', event.position, event.type);
+      if (event.position === failAt && projection.failures === 0) {
+        projection.failures += 1;
+        throw new Error('a passing fault');
+      }
+    },
+  };
+  return projection;
+};
+
 describe.each(STORES)('the projection runner on the %s store', (_name, makeStore) => {
   it('catches up page by page and resumes from its checkpoint without gaps or duplicates', async () => {
     const store = makeStore();
@@ -160,6 +185,53 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     await runReturningInvocation(store, participant('prober'), 2);
     await new Promise((r) => setTimeout(r, 30));
     expect(runner.checkpointOf('seen')).toBe(11n);
+    await store.close();
+  });
+
+  it('follows events appended after it started, and a restarted runner resumes from its checkpoint', async () => {
+    const store = makeStore();
+    const views = openSeenViews();
+    await runReturningInvocation(store, participant('prober'), 1); // 1..11, before the start
+    const committed: [bigint, bigint | undefined][] = [];
+    const runner = new ProjectionRunner({ store, views, projections: [seenPositions()] });
+    runner.startLive({ retryMs: 5, afterBatch: (batch) => void committed.push([batch.position, runner.checkpointOf('seen')]) });
+    await within(2_000, () => runner.checkpointOf('seen') === 11n, 'catching up the events stored before the start');
+    await runReturningInvocation(store, participant('prober'), 2); // 12..22, after it
+    await within(2_000, () => runner.checkpointOf('seen') === 22n, 'following the events appended after the start');
+    expect(positions(views)).toEqual(allPositions(22));
+    // afterBatch runs once the batch and its checkpoint are committed.
+    expect(committed.length).toBeGreaterThan(0);
+    for (const [position, checkpoint] of committed) expect(checkpoint).toBe(position);
+    await runner.stop();
+
+    await runReturningInvocation(store, participant('prober'), 3); // 23..33, while nothing follows
+    // A new runner on the same views: what a restarted process does.
+    const restarted = new ProjectionRunner({ store, views, projections: [seenPositions()] });
+    restarted.startLive({ retryMs: 5 });
+    await within(2_000, () => restarted.checkpointOf('seen') === 33n, 'resuming from the checkpoint');
+    await runReturningInvocation(store, participant('prober'), 4); // 34..44
+    await within(2_000, () => restarted.checkpointOf('seen') === 44n, 'following after the restart');
+    await restarted.stop();
+    // Every event once, in order: none applied twice, none skipped.
+    expect(positions(views)).toEqual(allPositions(44));
+    await store.close();
+  });
+
+  it('follows again from the committed checkpoint after a batch failed, applying nothing twice', async () => {
+    const store = makeStore();
+    const views = openSeenViews();
+    const projection = failingOnce(16n);
+    const ended: string[] = [];
+    const runner = new ProjectionRunner({ store, views, projections: [projection] });
+    runner.startLive({ retryMs: 5, onEnded: (end) => ended.push(end.kind) });
+    await runReturningInvocation(store, participant('prober'), 1);
+    await within(2_000, () => runner.checkpointOf('seen') === 11n, 'following the first invocation');
+    await runReturningInvocation(store, participant('prober'), 2);
+    await within(2_000, () => runner.checkpointOf('seen') === 22n, 'following past the failed batch');
+    await runner.stop();
+    expect(projection.failures).toBe(1);
+    expect(ended).toEqual(['handler_failed']);
+    expect(positions(views)).toEqual(allPositions(22));
     await store.close();
   });
 
