@@ -58,6 +58,9 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
     };
   };
 
+  const snapshotOrFailure = (): Promise<PageMessage> =>
+    snapshot().catch((error: unknown) => failure(`the audit failed: ${describeError(error)}`));
+
   const patchOf = async (batch: SubscriptionBatch): Promise<PageMessage> => {
     const touched = new Set<string>();
     for (const event of batch.events) {
@@ -103,7 +106,7 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
     connect: (send) => {
       let connected = true;
       void serialized(async () => {
-        const message = await snapshot().catch((error: unknown) => failure(`the audit failed: ${describeError(error)}`));
+        const message = await snapshotOrFailure();
         if (!connected) return;
         send(message);
         listeners.add(send);
@@ -113,7 +116,7 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
         listeners.delete(send);
       };
     },
-    snapshot: () => serialized(snapshot),
+    snapshot: () => serialized(snapshotOrFailure),
     close: () => runner.stop(),
   };
 };
