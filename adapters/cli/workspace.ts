@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
-import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
+import { parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store/config';
+import { openEventStore } from '../event-store/open-event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { ChainedEventStore, SEAL_EVERY } from '../event-store/chained-event-store';
