@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { admissionFigure } from './figures/admission';
+import { auditFigure } from './figures/audit';
 import { heapFigure } from './figures/heap';
 import { postgresThroughputFigure } from './figures/postgres-throughput';
 import { rebuildFigure } from './figures/rebuild';
@@ -24,7 +25,7 @@ interface Options {
   readonly figures: readonly FigureName[];
 }
 
-const FIGURES = ['admission', 'tool-action', 'throughput', 'postgres', 'rebuild', 'recovery', 'view-lag', 'heap'] as const;
+const FIGURES = ['admission', 'tool-action', 'throughput', 'postgres', 'rebuild', 'recovery', 'view-lag', 'heap', 'audit'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 const DEFAULT_REBUILD_EVENTS = 300_000;
@@ -40,7 +41,8 @@ figures (all by default, in this order):
   rebuild       participant history rebuild, >= 0.8 x raw iterate() + JSON.parse
   recovery      restart with 10,000 open invocations over 1M and 3M events of history, <= 1 s
   view-lag      live views: an event durable -> visible in every view, p99 <= 50 ms
-  heap          heap per open invocation, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
+  heap          heap per open invocation through the runtime manager, <= 1 KiB (needs --expose-gc; the runner re-launches itself)
+  audit         raes-tools audit of 1M events from a cold start, a new process, <= 10 s and peak RSS <= 256 MB
 
 options:
   --quick             smaller samples and sizes (recovery: 1,000 open over 100k / 300k events,
@@ -90,6 +92,8 @@ const runFigure = (name: FigureName, options: Options): FigureResult | Promise<F
       return viewLagFigure(options.quick);
     case 'heap':
       return heapFigure(options.quick);
+    case 'audit':
+      return auditFigure(options.quick);
   }
 };
 

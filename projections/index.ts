@@ -2,6 +2,7 @@ import { openInvocationsProjection, type OpenInvocationsViews } from './open-inv
 import { operationsProjection, type OperationsViews } from './operations';
 import { participantHistoryProjection, type ParticipantHistoryViews } from './participant-history';
 import type { Projection } from './runner';
+import { schedulerSnapshotsProjection, type SchedulerSnapshotsViews } from './scheduler-snapshots';
 import { schedulersProjection, type SchedulersViews } from './schedulers';
 
 export * from './runner';
@@ -20,3 +21,9 @@ export const ALL_PROJECTIONS: readonly Projection<AllProjectionViews>[] = [
   operationsProjection,
   schedulersProjection,
 ];
+
+/**
+ * What a running engine keeps following the log: every read model, and the scheduler snapshots its
+ * recovery restores from, so that a crash leaves none of them further behind than the follower's lag.
+ */
+export const FOLLOWED_PROJECTIONS: readonly Projection<AllProjectionViews & SchedulerSnapshotsViews>[] = [...ALL_PROJECTIONS, schedulerSnapshotsProjection];

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
-import { openEventStore, parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store';
+import { parseEventStoreSettings, type EventStoreConfig, type EventStoreKind } from '../event-store/config';
+import { openEventStore } from '../event-store/open-event-store';
 import { DEFAULT_SQLITE_PATH } from '../event-store/sqlite/sqlite-event-store';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { ChainedEventStore, SEAL_EVERY } from '../event-store/chained-event-store';
@@ -7,7 +8,7 @@ import { openViewsDatabase } from '../views/views-database';
 import { sqliteViews, type SqliteViews } from '../views/sqlite';
 import { checkStore, recordLastPosition } from './store-check';
 import { readStoreRecord } from './store-record';
-import { ALL_PROJECTIONS, ProjectionRunner } from '../../projections';
+import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
 import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
@@ -111,7 +112,7 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
   }
   const record = checked.record;
   if (options.writer === undefined || record === undefined) return { ok: true, workspace };
-  const live = options.followsLog === true ? new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }) : undefined;
+  const live = options.followsLog === true ? new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: FOLLOWED_PROJECTIONS }) : undefined;
   live?.startLive();
   return {
     ok: true,
@@ -123,7 +124,7 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
           // The closing seal first, so that the position recorded below is the store's last.
           if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
           // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
-          await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS }).catchUp();
+          await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: FOLLOWED_PROJECTIONS }).catchUp();
           await recordLastPosition(workspace.store, workspace.dataDir, record);
         } catch {
           // Both are kept up only here; a later writer catches up again, and the check also reads the views' positions.

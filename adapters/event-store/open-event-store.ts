@@ -1,10 +1,17 @@
 import type { EventStoreConfig } from './config';
-import { openEventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { MemoryEventStore } from './memory/memory-event-store';
 import type { StorageFailure } from '../../domain/ports/event-store';
-import { openPostgresEventStore } from './postgres/postgres-event-store';
 import { openSqliteEventStore } from './sqlite/sqlite-event-store';
 import type { OpenedEventStore } from './store-tail';
+
+/*
+ * The server stores' clients (gRPC for EventStoreDB, pg) are loaded when a config names them, so that a
+ * command on the embedded store does not pay for loading them at every start.
+ */
+const eventStoreDbAdapter = (): typeof import('./eventstoredb/eventstoredb-event-store') =>
+  require('./eventstoredb/eventstoredb-event-store') as typeof import('./eventstoredb/eventstoredb-event-store');
+const postgresAdapter = (): typeof import('./postgres/postgres-event-store') =>
+  require('./postgres/postgres-event-store') as typeof import('./postgres/postgres-event-store');
 
 export type EventStoreOpened = { readonly kind: 'opened'; readonly store: OpenedEventStore };
 
@@ -23,11 +30,11 @@ export const openEventStore = (config: EventStoreConfig, options: OpenEventStore
       return opened.kind === 'storage_failure' ? opened : { kind: 'opened', store: opened };
     }
     case 'eventstoredb':
-      return { kind: 'opened', store: openEventStoreDbEventStore(config.connectionString) };
+      return { kind: 'opened', store: eventStoreDbAdapter().openEventStoreDbEventStore(config.connectionString) };
     case 'postgres':
       return {
         kind: 'opened',
-        store: openPostgresEventStore({
+        store: postgresAdapter().openPostgresEventStore({
           connectionString: config.connectionString,
           poolSize: config.poolSize,
           ...(options.readOnly === true ? { readOnly: true } : {}),

@@ -12,7 +12,8 @@ import { sqliteViews } from './sqlite';
  */
 export const openInvocationsIndex = (store: EventStore, database: Database): OpenInvocationsIndex => {
   const views = sqliteViews(database);
-  const runner = new ProjectionRunner<OpenInvocationsViews & SchedulerSnapshotsViews>({ store, views, projections: [openInvocationsProjection, schedulerSnapshotsProjection] });
+  const projections = [openInvocationsProjection, schedulerSnapshotsProjection];
+  const runner = new ProjectionRunner<OpenInvocationsViews & SchedulerSnapshotsViews>({ store, views, projections });
   return {
     async catchUp() {
       const result = await runner.catchUp();
@@ -21,6 +22,7 @@ export const openInvocationsIndex = (store: EventStore, database: Database): Ope
       return result;
     },
     listOpen: () => listOpenInvocations(views),
+    isBlank: () => projections.some((projection) => runner.checkpointOf(projection.name) === undefined),
     schedulerSnapshots: () => readSchedulerSnapshots(views),
   };
 };

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAdmissionContext } from '../../domain/manifest';
-import { invocationAggregate, LocalInvocationPort } from '../../domain/application';
+import { HarnessRuntime, invocationAggregate, LocalInvocationPort, RuntimeManager } from '../../domain/application';
 import type { InvocationAggregate } from '../../domain/application/aggregates';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
+import { admitAndDispatch, completeCall, outerResult } from './port-world';
 import { benchManifest, benchScenario, openBenchStore, participantOf, POLICY, steppingClock } from '../support/world';
 
 /** The engine's participant-crossing switch, off. */
@@ -38,7 +39,60 @@ const allAccepted = async (results: readonly Promise<{ readonly kind: string; re
   }
 };
 
+/** Participants of the manager figure, each with this many invocations in flight. */
+const MANAGER_PARTICIPANTS = 64;
+
+/**
+ * Through the real runtime manager: 64 participants, each scheduler running up to `perParticipant`
+ * invocations at once; every invocation has one tool action admitted and dispatched (in flight) and its
+ * harness waits there. Counted: the heap grown from the started manager to all of them in flight, over
+ * the number of open invocations: the aggregate, its fold, the port, the scheduler's and lanes' entries,
+ * and the waiting harness's own frame (the smallest a harness can have).
+ */
+const managerHeapPerInvocation = async (perParticipant: number): Promise<{ bytes: number; open: number }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'raes-bench-heap-manager-'));
+  const store = openBenchStore(join(dir, 'events.sqlite'));
+  const open = MANAGER_PARTICIPANTS * perParticipant;
+  let inFlight = 0;
+  let allInFlight: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (allInFlight = resolve));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const manager = new RuntimeManager({
+    compiled: benchScenario({ agents: MANAGER_PARTICIPANTS, maxInFlight: perParticipant }),
+    manifest: benchManifest(),
+    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
+      if (port === undefined) throw new Error('no port was attached');
+      const id = await admitAndDispatch(port, 'call-1');
+      if (++inFlight === open) allInFlight();
+      await released;
+      await completeCall(port, id);
+      return outerResult(request);
+    }),
+    store,
+    episodeId: 'episode-bench',
+    clock: steppingClock(),
+  });
+  try {
+    await manager.start();
+    const before = heapAfterGc();
+    progress(`heap: ${open.toLocaleString('en-US')} invocations in flight through the runtime manager (${MANAGER_PARTICIPANTS} participants)`);
+    await manager.advance(perParticipant, 'started');
+    await reached;
+    const bytes = (heapAfterGc() - before) / open;
+    release();
+    await manager.idle();
+    return { bytes, open };
+  } finally {
+    release();
+    await manager.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
 export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
+  const manager = await managerHeapPerInvocation(quick ? 32 : 128);
   const count = quick ? 2_000 : 10_000;
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-heap-'));
   const store = openBenchStore(join(dir, 'events.sqlite'));
@@ -98,21 +152,26 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
     if (aggregates.length !== count || ports.length !== count || ids.size !== count) throw new Error('the held invocations were lost');
     return {
       figure: 'heap',
-      title: 'Heap per open invocation (aggregate + folded state + port, after GC)',
+      title: 'Heap per open invocation, after GC: through the runtime manager, one tool action in flight each',
       rows: [
         { measure: 'baseline: a Map entry of the invocation id', p50: baselineBytes, p99: null, unit: 'B', relative: '1.00 x' },
-        { measure: 'open invocation', p50: perInvocation, p99: null, unit: 'B', relative: `${(perInvocation / baselineBytes).toFixed(1)} x` },
+        {
+          measure: `through the manager: ${MANAGER_PARTICIPANTS} participants, ${manager.open.toLocaleString('en-US')} in flight, one tool action dispatched each`,
+          p50: manager.bytes,
+          p99: null,
+          unit: 'B',
+          relative: `${(manager.bytes / baselineBytes).toFixed(1)} x`,
+        },
+        { measure: 'aggregate + fold + port alone, opened and activated, no tool action', p50: perInvocation, p99: null, unit: 'B', relative: `${(perInvocation / baselineBytes).toFixed(1)} x` },
       ],
-      target: `<= ${TARGET_BYTES} B`,
-      measured: `${Math.round(perInvocation)} B over ${count.toLocaleString('en-US')} invocations`,
-      met: perInvocation <= TARGET_BYTES,
-      notes:
-        perInvocation <= TARGET_BYTES
-          ? []
-          : [
-              'the folded state is about 400 B (port values, ids and timestamps), the stream aggregate about 70 B, the port ' +
-                'about 64 B; see docs/performance.md',
-            ],
+      target: `<= ${TARGET_BYTES} B through the manager`,
+      measured: `${Math.round(manager.bytes)} B over ${manager.open.toLocaleString('en-US')} invocations`,
+      met: manager.bytes <= TARGET_BYTES,
+      notes: [
+        'through the manager counts everything the engine holds for an invocation in flight (aggregate, fold with its tool action, port, scheduler and lane entries) ' +
+          'and the waiting frame of the smallest harness; a real harness holds its own state beside it',
+        ...(manager.bytes <= TARGET_BYTES ? [] : ['see docs/performance.md']),
+      ],
     };
   } finally {
     await store.close();

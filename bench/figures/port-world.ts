@@ -18,7 +18,13 @@ export interface PortWorld {
   dispose(): Promise<void>;
 }
 
-export const portWorld = async (name: string, agents: number, harness: Harness, options: { readonly chained?: boolean } = {}): Promise<PortWorld> => {
+export interface PortWorldOptions {
+  readonly chained?: boolean;
+  /** What the manager appends through (the store is still the one closed on dispose). */
+  readonly wrapStore?: (store: EventStore) => EventStore;
+}
+
+export const portWorld = async (name: string, agents: number, harness: Harness, options: PortWorldOptions = {}): Promise<PortWorld> => {
   const dir = mkdtempSync(join(tmpdir(), `raes-bench-${name}-`));
   const plain = openBenchStore(join(dir, 'events.sqlite'));
   const store = options.chained === true ? new ChainedEventStore(plain, SEAL_EVERY, true) : plain;
@@ -26,7 +32,7 @@ export const portWorld = async (name: string, agents: number, harness: Harness, 
     compiled: benchScenario({ agents }),
     manifest: benchManifest(),
     runtime: new HarnessRuntime(harness),
-    store,
+    store: options.wrapStore === undefined ? store : options.wrapStore(store),
     episodeId: 'episode-bench',
     clock: steppingClock(),
   });

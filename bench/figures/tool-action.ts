@@ -14,61 +14,77 @@ import { admitAndDispatch, admitThenDispatch, CALLS_PER_INVOCATION, completeCall
  */
 
 const TARGET_IN_F = 3.5;
+/** Invocations per round; F is re-measured before every round. */
+const INVOCATIONS_PER_ROUND = 2;
+const F_SAMPLES_PER_ROUND = 40;
+
+type Path = { ms: number[]; inF: number[] };
 
 export const toolActionFigure = async (quick: boolean): Promise<FigureResult> => {
-  const invocations = quick ? 12 : 40;
+  const rounds = quick ? 6 : 20;
   const warmupInvocations = 2;
-  const latencies: number[] = [];
-  const combinedLatencies: number[] = [];
+  const twoCalls: Path = { ms: [], inF: [] };
+  const combined: Path = { ms: [], inF: [] };
+  const roundFs: number[] = [];
+  let roundF = 1;
   let counting = false;
-  const world = await portWorld('tool-action', 1, async (request, _snapshot, port) => {
-    if (port === undefined) throw new Error('no port was attached');
-    for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
-      const twoCalls = call % 2 === 1;
-      const start = process.hrtime.bigint();
-      const id = twoCalls ? await admitThenDispatch(port, `call-${call}`) : await admitAndDispatch(port, `call-${call}`);
-      if (counting) (twoCalls ? latencies : combinedLatencies).push(elapsedMs(start));
-      await completeCall(port, id);
-    }
-    return outerResult(request);
-  });
+  const world = await portWorld(
+    'tool-action',
+    1,
+    async (request, _snapshot, port) => {
+      if (port === undefined) throw new Error('no port was attached');
+      for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
+        const isTwoCalls = call % 2 === 1;
+        const start = process.hrtime.bigint();
+        const id = isTwoCalls ? await admitThenDispatch(port, `call-${call}`) : await admitAndDispatch(port, `call-${call}`);
+        if (counting) {
+          const ms = elapsedMs(start);
+          const path = isTwoCalls ? twoCalls : combined;
+          path.ms.push(ms);
+          path.inF.push(ms / roundF);
+        }
+        await completeCall(port, id);
+      }
+      return outerResult(request);
+    },
+    { chained: true },
+  );
   try {
-    const fsync = measureFsyncLatency(world.dir);
     const sqlite = measureSqliteCommitLatency(world.dir);
     await world.manager.advance(warmupInvocations);
-    counting = true;
-    progress(`tool action: ${invocations} invocations of ${CALLS_PER_INVOCATION} calls`);
-    await world.manager.advance(invocations);
-    const action = summarize(latencies);
-    const combined = summarize(combinedLatencies);
-    const F = fsync.p50;
-    const inF = combined.p50 / F;
-    const twoCallsInF = action.p50 / F;
+    progress(`tool action: ${rounds} rounds of ${INVOCATIONS_PER_ROUND} invocations of ${CALLS_PER_INVOCATION} calls, F before each`);
+    for (let round = 0; round < rounds; round++) {
+      roundF = measureFsyncLatency(world.dir, F_SAMPLES_PER_ROUND).p50;
+      roundFs.push(roundF);
+      counting = true;
+      await world.manager.advance(INVOCATIONS_PER_ROUND);
+      counting = false;
+    }
+    const fs = summarize(roundFs);
+    const F = fs.p50;
+    const oneCall = summarize(combined.ms);
+    const oneCallInF = summarize(combined.inF);
+    const both = summarize(twoCalls.ms);
+    const bothInF = summarize(twoCalls.inF);
+    const met = oneCallInF.p50 <= TARGET_IN_F && bothInF.p50 <= TARGET_IN_F;
     return {
       figure: 'tool-action',
-      title: 'One tool action on SQLite through the real port (admit + dispatch)',
+      title: 'One tool action on SQLite through the real port, with the chain (admit + dispatch)',
       rows: [
-        { measure: 'F: 4 KiB write + fdatasync', p50: fsync.p50, p99: fsync.p99, unit: 'ms', relative: '1.00 F' },
+        { measure: `F: 4 KiB write + fdatasync, before each of ${rounds} rounds`, p50: fs.p50, p99: fs.p99, unit: 'ms', relative: `from ${Math.min(...roundFs).toFixed(2)} to ${Math.max(...roundFs).toFixed(2)} ms` },
         { measure: 'better-sqlite3 1-row commit (WAL, FULL)', p50: sqlite.p50, p99: sqlite.p99, unit: 'ms', relative: `${(sqlite.p50 / F).toFixed(2)} F` },
-        { measure: 'port admitAndDispatch (1 durable append)', p50: combined.p50, p99: combined.p99, unit: 'ms', relative: `${inF.toFixed(2)} F` },
-        {
-          measure: 'port admit, then dispatch (2 appends)',
-          p50: action.p50,
-          p99: action.p99,
-          unit: 'ms',
-          relative: `${twoCallsInF.toFixed(2)} F`,
-        },
+        { measure: 'port admitAndDispatch (1 durable append)', p50: oneCall.p50, p99: oneCall.p99, unit: 'ms', relative: `p50 ${oneCallInF.p50.toFixed(2)} F, p99 ${oneCallInF.p99.toFixed(2)} F of its round` },
+        { measure: 'port admit, then dispatch (2 appends)', p50: both.p50, p99: both.p99, unit: 'ms', relative: `p50 ${bothInF.p50.toFixed(2)} F, p99 ${bothInF.p99.toFixed(2)} F of its round` },
       ],
-      target: `p50 <= ${TARGET_IN_F} F`,
-      measured: `p50 ${inF.toFixed(2)} F (${combined.samples} calls)`,
-      met: inF <= TARGET_IN_F,
+      target: `p50 <= ${TARGET_IN_F} F, for admitAndDispatch and for admit, then dispatch`,
+      measured: `admitAndDispatch p50 ${oneCallInF.p50.toFixed(2)} F (${oneCall.samples} calls); admit, then dispatch p50 ${bothInF.p50.toFixed(2)} F (${both.samples} calls)`,
+      met,
       notes: [
-        'calls alternate between the two paths; the target is on admitAndDispatch, the call the engine\'s harness and MCP client make',
-        ...(twoCallsInF <= TARGET_IN_F
+        'calls alternate between the two paths in each invocation; each call is counted in the F measured just before its round; the store has the hash chain, as every engine writer has',
+        ...(bothInF.p50 <= TARGET_IN_F
           ? []
           : [
-              `admit, then dispatch: ${twoCallsInF.toFixed(2)} F, two commits of about ${(sqlite.p50 / F).toFixed(1)} F each ` +
-                `plus two round trips to the writer thread; see docs/performance.md`,
+              `admit, then dispatch: two commits of about ${(sqlite.p50 / F).toFixed(1)} F each plus two round trips to the writer thread; see docs/performance.md`,
             ]),
       ],
     };

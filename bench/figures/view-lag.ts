@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openSqliteEventStore } from '../../adapters/event-store/sqlite/sqlite-event-store';
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { openViewsDatabase } from '../../adapters/views/views-database';
-import { ALL_PROJECTIONS, ProjectionRunner } from '../../projections';
+import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import type { FigureResult } from '../support/figure';
 import { measureFsyncLatency } from '../support/fsync-baseline';
 import { progress } from '../support/progress';
@@ -26,8 +26,8 @@ export const viewLagFigure = async (quick: boolean): Promise<FigureResult> => {
   if (store.kind === 'storage_failure') throw new Error(store.reason);
   const database = openViewsDatabase(join(dir, 'views.sqlite'));
   if ('kind' in database) throw new Error(database.reason);
-  const runner = new ProjectionRunner({ store, views: sqliteViews(database), projections: ALL_PROJECTIONS });
-  const visible = (position: bigint): boolean => ALL_PROJECTIONS.every((projection) => (runner.checkpointOf(projection.name) ?? -1n) >= position);
+  const runner = new ProjectionRunner({ store, views: sqliteViews(database), projections: FOLLOWED_PROJECTIONS });
+  const visible = (position: bigint): boolean => FOLLOWED_PROJECTIONS.every((projection) => (runner.checkpointOf(projection.name) ?? -1n) >= position);
   const waitVisible = (position: bigint): Promise<void> =>
     new Promise((resolve) => {
       const check = (): void => (visible(position) ? resolve() : void setImmediate(check));

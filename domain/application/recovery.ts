@@ -33,8 +33,10 @@ export const restoreSchedulers = async (
   lastTick: number,
 ): Promise<number> => {
   let currentTick = lastTick;
-  // The views first: the scheduler snapshots are then current to the end of the log.
-  const caughtUp = openInvocations !== undefined && (await catchUpView(openInvocations, context.progress));
+  // The views first: the scheduler snapshots are then current to the end of the log. A blank view
+  // (lost, or new) would replay the whole history first: the streams say what recovery needs sooner.
+  const blank = openInvocations?.isBlank?.() === true;
+  const caughtUp = openInvocations !== undefined && !blank && (await catchUpView(openInvocations, context.progress));
   const snapshots = caughtUp ? openInvocations?.schedulerSnapshots?.() : undefined;
   for (const entry of context.schedulers.byKey.values()) {
     const snapshot = snapshots?.get(entry.scheduler.stream);

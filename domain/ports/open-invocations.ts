@@ -23,4 +23,10 @@ export interface OpenInvocationsIndex {
   listOpen(): readonly OpenInvocationEntry[];
   /** Scheduler states by stream, as of the last catch-up; without them start() folds every scheduler stream. */
   schedulerSnapshots?(): ReadonlyMap<string, SchedulerSnapshot>;
+  /**
+   * True when the view has applied nothing yet (a new or lost views file). Recovery then does not replay
+   * the whole history into it first: it folds the scheduler streams and recovers their in-flight
+   * attempts by their own streams, and the view catches up in the background.
+   */
+  isBlank?(): boolean;
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { OperationKind } from '../../domain/operations';
+import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import { asInvocationEvent, asSchedulerEvent } from '../../domain/stored-events';
 import type { OperationRow, OperationsWrites } from './view';
@@ -41,15 +42,39 @@ const emptyRow = (operationId: string, kind: OperationKind, at: string): Operati
   resolved_at: null,
 });
 
-/** Reads the row (or starts one), lets `change` edit it, and writes it back. */
+/** An operation's row as the page has changed it, and whether the views already hold it. */
+type PageRow = { readonly row: OperationRow; readonly stored: boolean };
+
+/**
+ * The rows the page in hand changed: an operation's events mostly come in one page (a tool action's
+ * admission, dispatch and settlement), so each row is read once and written once per page, not per event.
+ */
+const pageRows = new PageMemory<PageRow>();
+
+/** Finds the row (in the page, then in the views, or starts one) and lets `change` edit it. */
 const upsert = (rows: OperationsWrites, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
-  const stored = rows.find(operationId);
-  const row = stored ?? emptyRow(operationId, kind, at);
+  const page = pageRows.of(rows);
+  let held = page.get(operationId);
+  if (held === undefined) {
+    const stored = rows.find(operationId);
+    held = { row: stored ?? emptyRow(operationId, kind, at), stored: stored !== undefined };
+    page.set(operationId, held);
+  }
+  const row = held.row;
   change(row);
   if (at > row.updated_at) row.updated_at = at;
   if (at < row.submitted_at) row.submitted_at = at;
-  if (stored === undefined) rows.insert(row);
-  else rows.update(row);
+};
+
+/** Writes back what the page changed, inside the page's transaction. */
+const endPage = (views: OperationsViews): void => {
+  const rows = views.operations;
+  const page = pageRows.take(rows);
+  if (page === undefined) return;
+  for (const { row, stored } of page.values()) {
+    if (stored) rows.update(row);
+    else rows.insert(row);
+  }
 };
 
 const advance = (row: OperationRow, state: string): void => {
@@ -131,11 +156,16 @@ export const operationsProjection: Projection<OperationsViews> = {
     views.operations.setup();
   },
   reset(views) {
+    pageRows.forget(views.operations);
     views.operations.reset();
   },
   apply(views, event) {
     const rows = views.operations;
     if (!applyInvocationEvent(rows, event)) applySchedulerEvent(rows, event);
+  },
+  endPage,
+  discardPending() {
+    pageRows.clear();
   },
 };
 

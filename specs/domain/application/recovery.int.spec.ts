@@ -42,11 +42,15 @@ describe('recovery after a restart', () => {
     dir.remove();
   });
 
-  const managerOn = (harness: ConstructorParameters<typeof HarnessRuntime>[0], openInvocations?: (views: BetterSqlite3.Database) => OpenInvocationsIndex) => {
+  const managerOn = (
+    harness: ConstructorParameters<typeof HarnessRuntime>[0],
+    openInvocations?: (views: BetterSqlite3.Database, store: SqliteEventStore) => OpenInvocationsIndex,
+    viewsFile = 'views.sqlite',
+  ) => {
     const store = open(openSqlite(join(dir.path, 'events.sqlite')));
-    const views = open(new BetterSqlite3(join(dir.path, 'views.sqlite')));
+    const views = open(new BetterSqlite3(join(dir.path, viewsFile)));
     const manager = new RuntimeManager({
-      openInvocations: openInvocations === undefined ? openInvocationsIndex(store, views) : openInvocations(views),
+      openInvocations: openInvocations === undefined ? openInvocationsIndex(store, views) : openInvocations(views, store),
       compiled: compiledScenario(),
       manifest: manifest(),
       runtime: new HarnessRuntime(harness),
@@ -145,6 +149,47 @@ describe('recovery after a restart', () => {
     expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'withheld' });
     expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
     expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
+  });
+
+  it('with the views file lost, is ready from the streams without first replaying the history into the view', async () => {
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+      if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    });
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedCrash;
+
+    // The restart's views are a new file, and its store holds back every read of the whole log.
+    let releaseLog: () => void = () => undefined;
+    const logReleased = new Promise<void>((resolve) => (releaseLog = resolve));
+    const heldLogReads = (views: BetterSqlite3.Database, store: SqliteEventStore): OpenInvocationsIndex => {
+      const held = Object.create(store) as SqliteEventStore;
+      held.readAll = async (options) => {
+        await logReleased;
+        return store.readAll(options);
+      };
+      return openInvocationsIndex(held, views);
+    };
+    const second = managerOn(async (request) => probeResult(request, []), heldLogReads, 'views-after-loss.sqlite');
+    const ready = await Promise.race([second.manager.start().then(() => 'ready'), new Promise((resolve) => setTimeout(() => resolve('waiting on the log'), 5000))]);
+    expect(ready).toBe('ready');
+    expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'completed' });
+    expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
+
+    // The new view then catches up in the background, the recovered invocation closed in it.
+    releaseLog();
+    await second.manager.viewsCurrent();
+    expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
+    expect(await typesOf(second.store, invocationStream(INVOCATION))).toContain('InvocationClosed');
   });
 
   it('counts an attempt interrupted before its invocation opened as consumed', async () => {
