@@ -31,6 +31,8 @@ interface PendingRefusal {
 
 /** How long to wait before following again after the subscription failed (a store out of reach). */
 const RETRY_MS = 500;
+/** How long flush and close wait for the subscription to reach the log's end. */
+const CATCH_UP_LIMIT_MS = 10_000;
 
 const reached = (handled: bigint | undefined, end: bigint | 'empty'): boolean => end === 'empty' || (handled !== undefined && handled >= end);
 
@@ -119,11 +121,18 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
   };
   follow();
 
-  /** Resolves once everything the log holds now was fed and every refusal told so far was fed. */
+  /**
+   * Resolves once everything the log holds now was fed and every refusal told so far was fed, or after
+   * CATCH_UP_LIMIT_MS when the subscription cannot get there (a store that keeps failing): telemetry
+   * never holds up the engine's close.
+   */
   const caughtUp = async (): Promise<void> => {
+    const deadline = Date.now() + CATCH_UP_LIMIT_MS;
     const end = await logEnd();
     if (end !== undefined) {
       await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, CATCH_UP_LIMIT_MS);
+        timer.unref();
         void serialized(() => {
           if (reached(handled, end)) resolve();
           else waiters.push({ end, resolve });
@@ -131,7 +140,7 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
       });
     }
     const told = pending.slice();
-    while (told.some((entry) => pending.includes(entry))) {
+    while (told.some((entry) => pending.includes(entry)) && Date.now() < deadline) {
       probe();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
