@@ -25,6 +25,7 @@ import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { invocationStream } from '../../domain/streams';
 import { fail, type Built } from './engine';
 import type { IntegrityReport } from '../../domain/integrity/verify';
+import { adviceGivenIntegrity } from './changed-history';
 import { auditIntegrity } from './audit-integrity';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
@@ -212,7 +213,8 @@ type Walked =
       readonly invocationCount: number;
       readonly toolActionCount: number;
     }
-  | { readonly kind: 'history_unavailable' | 'unavailable'; readonly message: string };
+  | { readonly kind: 'history_unavailable'; readonly reason: string; readonly advice: string }
+  | { readonly kind: 'unavailable'; readonly message: string };
 
 /** Every view the projection writes names each invocation once: a stream closes once. */
 const namesEachInvocationOnce = (rows: readonly HistoryIndexRow[]): boolean => {
@@ -224,10 +226,7 @@ const namesEachInvocationOnce = (rows: readonly HistoryIndexRow[]): boolean => {
   return true;
 };
 
-const cannotRender = (reason: string, advice: string): Walked => ({
-  kind: 'history_unavailable',
-  message: `the participant history cannot be rendered: ${reason}; ${advice}`,
-});
+const cannotRender = (reason: string, advice: string): Walked => ({ kind: 'history_unavailable', reason, advice });
 
 /** One invocation at a time, each stream read once and let go. */
 const walkInvocations = async (
@@ -369,7 +368,10 @@ export const walkAudit = async (
   const walked = namesEachInvocationOnce(rows)
     ? await walkInvocations(store, rows, onInvocation)
     : await walkWholeHistory(store, rows, onInvocation);
-  if (walked.kind !== 'walked') return walked.kind === 'history_unavailable' ? failWithFindings(walked.message, integrity) : fail(EXIT_INVALID, walked.message);
+  if (walked.kind === 'history_unavailable') {
+    return failWithFindings(`the participant history cannot be rendered: ${walked.reason}; ${adviceGivenIntegrity(walked.advice, integrity)}`, integrity);
+  }
+  if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
   const { findings, historyEvents, invocationCount, toolActionCount } = walked;
   const open = listOpenInvocations(workspace.views)
     .filter(

@@ -9,6 +9,7 @@ import {
   type HistoryIndexRow,
 } from '../../projections';
 import { catchUpViews } from './audit-report';
+import { adviceGivenStore } from './changed-history';
 import { fail, type Built } from './engine';
 import { layoutOf, openObject, type ExportFormat, type ExportKind } from './export-layout';
 import type { ExportSink } from './export-sink';
@@ -110,7 +111,8 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
     await sink.write(layout.documentStart(kind, documents === 0));
     documents += 1;
   };
-  const unavailable = (reason: string, advice: string): Built<never> => fail(EXIT_INVALID, `the participant history cannot be rendered: ${reason}; ${advice}`);
+  const unavailable = async (reason: string, advice: string): Promise<Built<never>> =>
+    fail(EXIT_INVALID, `the participant history cannot be rendered: ${reason}; ${await adviceGivenStore(advice, workspace.store)}`);
 
   await sink.write(layout.begin);
 

@@ -12,7 +12,7 @@ import type {
   Subscription,
   VersionConflict,
 } from '../../domain/ports/event-store';
-import { CHAIN_KEY, chainLink, linkOf } from '../../domain/integrity/chain';
+import { CHAIN_KEY, chainLink, linkOf, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -45,6 +45,24 @@ const MAX_RESOLVE_ROUNDS = 8;
 
 type Resolved = { readonly kind: 'resolved'; readonly expected: bigint | 'no_stream'; readonly previous: string | null };
 
+/** The event with its link as its only metadata, and that metadata's JSON text written here. */
+const linkedOnly = (event: EventToAppend, link: ChainLink): EventToAppend => {
+  // The text JSON.stringify gives ({"raes_chain":{"v":..,"digest":..,"previous":..}}); digests are hex, needing no escape.
+  const metadataJson = `{"${CHAIN_KEY}":{"v":${link.v},"digest":"${link.digest}","previous":${link.previous === null ? 'null' : `"${link.previous}"`}}}`;
+  const metadata: JsonObject = { [CHAIN_KEY]: link };
+  return event.dataJson === undefined
+    ? { id: event.id, type: event.type, data: event.data, metadata, metadataJson }
+    : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson, metadataJson };
+};
+
+/** The event with its link beside the metadata it came with. */
+const linkedBeside = (event: EventToAppend, link: ChainLink): EventToAppend => {
+  const metadata: JsonObject = { ...event.metadata, [CHAIN_KEY]: link };
+  return event.dataJson === undefined
+    ? { id: event.id, type: event.type, data: event.data, metadata }
+    : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson };
+};
+
 export class ChainedEventStore implements OpenedEventStore {
   private readonly heads = new Map<string, Head>();
   private readonly sealer: HistorySealer;
@@ -72,13 +90,23 @@ export class ChainedEventStore implements OpenedEventStore {
     return this.startSeal();
   }
 
-  async append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const asked = options.expectedRevision;
+    // The engine's appends: at the revision its aggregate read, whose head this store wrote last.
+    if (typeof asked === 'bigint' || (typeof asked === 'number' && Number.isSafeInteger(asked))) {
+      const revision = BigInt(asked);
+      const cached = this.heads.get(stream);
+      if (cached !== undefined && cached.revision === revision) return this.appendLinked(stream, events, revision, cached.digest);
+    } else if (asked === 'no_stream') return this.appendLinked(stream, events, 'no_stream', null);
+    return this.appendResolving(stream, events, asked);
+  }
+
+  private async appendResolving(stream: string, events: readonly EventToAppend[], asked: ExpectedRevision): Promise<AppendResult> {
     const exact = asked !== 'any' && asked !== 'stream_exists';
     for (let round = 0; ; round += 1) {
       const resolved = await this.resolve(stream, asked, events);
       if (resolved.kind !== 'resolved') return resolved;
-      const result = await this.appendLinked(stream, events, resolved);
+      const result = await this.appendLinked(stream, events, resolved.expected, resolved.previous);
       // A conflict on a revision this store chose (not the caller) is another writer's append: look again.
       if (result.kind === 'version_conflict' && !exact && round + 1 < MAX_RESOLVE_ROUNDS) continue;
       if (result.kind === 'version_conflict' && !exact) return { ...result, expected: asked };
@@ -128,29 +156,25 @@ export class ChainedEventStore implements OpenedEventStore {
     if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal();
   }
 
-  private async appendLinked(stream: string, events: readonly EventToAppend[], resolved: Resolved): Promise<AppendResult> {
-    const first = resolved.expected === 'no_stream' ? 0n : resolved.expected + 1n;
+  private async appendLinked(stream: string, events: readonly EventToAppend[], expected: bigint | 'no_stream', previousDigest: string | null): Promise<AppendResult> {
+    const first = expected === 'no_stream' ? 0 : Number(expected) + 1;
     const linked: EventToAppend[] = new Array(events.length);
     const digests: string[] = new Array(events.length);
-    let previous = resolved.previous;
+    let previous = previousDigest;
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index]!;
-      const link = chainLink(previous, stream, Number(first + BigInt(index)), event.type, event.data);
-      const metadata: JsonObject = event.metadata === undefined ? { [CHAIN_KEY]: link } : { ...event.metadata, [CHAIN_KEY]: link };
-      linked[index] =
-        event.dataJson === undefined
-          ? { id: event.id, type: event.type, data: event.data, metadata }
-          : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson };
+      const link = chainLink(previous, stream, first + index, event.type, event.data);
+      linked[index] = event.metadata === undefined ? linkedOnly(event, link) : linkedBeside(event, link);
       previous = link.digest;
       digests[index] = link.digest;
     }
-    const result = await this.inner.append(stream, linked, { expectedRevision: resolved.expected });
+    const result = await this.inner.append(stream, linked, { expectedRevision: expected });
     if (result.kind !== 'appended') {
       this.heads.delete(stream);
       return result;
     }
     if (events.length > 0) {
-      this.remember(stream, { revision: first + BigInt(events.length - 1), digest: previous });
+      this.remember(stream, BigInt(first + events.length - 1), previous!);
       if (this.densePositions) this.sealer.noteAppended(result.lastPosition, digests);
       this.noteAppended(stream, events.length);
     }
@@ -208,12 +232,16 @@ export class ChainedEventStore implements OpenedEventStore {
     }
   }
 
-  private remember(stream: string, head: Head): void {
+  private remember(stream: string, revision: bigint, digest: string): void {
     const cached = this.heads.get(stream);
-    // Appends that settle out of order: a later revision is never replaced by an earlier one.
-    if (cached !== undefined && cached.revision >= head.revision) return;
-    this.heads.delete(stream);
+    if (cached !== undefined) {
+      // Appends that settle out of order: a later revision is never replaced by an earlier one. A known
+      // stream keeps its place in the map: the oldest forgotten first is the oldest stream, not the
+      // least recently written, which saves a delete and an insert on every append.
+      if (cached.revision < revision) this.heads.set(stream, { revision, digest });
+      return;
+    }
     if (this.heads.size >= MAX_CACHED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
-    this.heads.set(stream, head);
+    this.heads.set(stream, { revision, digest });
   }
 }

@@ -26,16 +26,16 @@ export type Sealed = { readonly kind: 'sealed' | 'nothing_new' } | StorageFailur
 
 export class HistorySealer {
   private state: SealState | undefined;
-  /** Link digests this process appended, by position, not sealed yet. */
-  private readonly appended = new Map<bigint, string>();
+  /** Link digests this process appended, by position (a safe integer: a number key is cheaper), not sealed yet. */
+  private readonly appended = new Map<number, string>();
 
   /** `store` is the chained store: the seal itself is a linked event of the seal stream. */
   constructor(private readonly store: EventStore) {}
 
   /** Notes the digests of an append whose events hold consecutive positions ending at `lastPosition`. */
   noteAppended(lastPosition: bigint, digests: readonly string[]): void {
-    let position = lastPosition - BigInt(digests.length) + 1n;
-    for (const digest of digests) this.appended.set(position++, digest);
+    let position = Number(lastPosition) - digests.length + 1;
+    for (let index = 0; index < digests.length; index += 1) this.appended.set(position++, digests[index]!);
   }
 
   async seal(): Promise<Sealed> {
@@ -46,12 +46,14 @@ export class HistorySealer {
       this.state = state;
       let { through, count, rolling } = state;
       if (through !== undefined) {
-        for (let next = through + 1n, digest = this.appended.get(next); digest !== undefined; next += 1n, digest = this.appended.get(next)) {
+        let next = Number(through) + 1;
+        for (let digest = this.appended.get(next); digest !== undefined; digest = this.appended.get(next)) {
           rolling = rollOn(rolling, digest);
           count += 1;
-          through = next;
           this.appended.delete(next);
+          next += 1;
         }
+        through = BigInt(next - 1);
       }
       // Read back what this process did not append (or could not place), from where its own digests end.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
@@ -60,7 +62,7 @@ export class HistorySealer {
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
           cursor = event.position;
-          this.appended.delete(event.position);
+          this.appended.delete(Number(event.position));
           const link = linkOf(event.metadata);
           if (link === undefined) continue;
           rolling = rollOn(rolling, link.digest);

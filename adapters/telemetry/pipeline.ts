@@ -18,8 +18,18 @@ export interface TelemetryPipeline {
 
 const INSTRUMENTATION = 'raes-tool-actions';
 
-export const openPipeline = (config: { readonly tracesUrl: string; readonly metricsUrl: string; readonly serviceName: string }): TelemetryPipeline => {
-  const resource = new Resource({ [ATTR_SERVICE_NAME]: config.serviceName });
+export type PipelineConfig = {
+  readonly tracesUrl: string;
+  readonly metricsUrl: string;
+  readonly serviceName: string;
+  readonly resourceAttributes: Readonly<Record<string, string>>;
+  readonly warnings: readonly string[];
+};
+
+export const openPipeline = (config: PipelineConfig): TelemetryPipeline => {
+  // A process warning, as the SDK's own diagnostics would be: on stderr, and for an embedding program to catch.
+  for (const warning of config.warnings) process.emitWarning(warning, 'TelemetryWarning');
+  const resource = new Resource({ ...config.resourceAttributes, [ATTR_SERVICE_NAME]: config.serviceName });
   const traces = new BasicTracerProvider({ resource });
   traces.addSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl })));
   const metrics = new MeterProvider({

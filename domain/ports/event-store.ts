@@ -20,6 +20,8 @@ export type EventToAppend = {
    * a store that writes JSON text writes this instead of serialising `data` again.
    */
   readonly dataJson?: string;
+  /** `JSON.stringify(metadata)`, when the caller has written it already (the chain writes its link's text). */
+  readonly metadataJson?: string;
 };
 
 /** An event as the store recorded it. Revisions start at 0 in each stream; positions grow across all streams. */

@@ -54,8 +54,8 @@ export class MemoryEventStore implements EventStore {
       const recorded: RecordedEvent = {
         id: event.id,
         type: event.type,
-        data: JSON.parse(JSON.stringify(event.data)) as JsonValue,
-        metadata: event.metadata === undefined ? undefined : (JSON.parse(JSON.stringify(event.metadata)) as JsonObject),
+        data: JSON.parse(event.dataJson ?? JSON.stringify(event.data)) as JsonValue,
+        metadata: event.metadata === undefined ? undefined : (JSON.parse(event.metadataJson ?? JSON.stringify(event.metadata)) as JsonObject),
         stream,
         revision: BigInt(revision),
         position: BigInt(this.log.length + 1),

@@ -9,6 +9,7 @@ import { describePgError, describeServer, UNIQUE_VIOLATION } from './errors';
 import { DEFAULT_POSTGRES_POOL_SIZE } from './pool-size';
 import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
+import { withSessionSettings } from './session-settings';
 import { parsedLater, type TailRead } from '../store-tail';
 
 export { DEFAULT_POSTGRES_POOL_SIZE };
@@ -48,20 +49,20 @@ export class PostgresEventStore implements EventStore {
   constructor(options: PostgresEventStoreOptions) {
     this.readOnly = options.readOnly === true;
     this.server = describeServer(options.connectionString);
+    // The durability contract: an acknowledged append is on the primary's disk, whatever the server's
+    // or the URL's settings.
+    const session = withSessionSettings(options.connectionString, {
+      synchronous_commit: 'on',
+      ...(this.readOnly ? { default_transaction_read_only: 'on' } : {}),
+    });
     const config: PoolConfig = {
-      connectionString: options.connectionString,
+      ...session,
       max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     };
     this.pool = new Pool(config);
     // An idle connection the server closed: the next query gets a fresh one; nothing to crash for.
     this.pool.on('error', () => undefined);
-    // The durability contract: an acknowledged append is on the primary's disk, whatever the server's
-    // or the URL's settings. Queued before any query of the connection's first user; a failure shows there.
-    this.pool.on('connect', (client) => {
-      client.query('SET synchronous_commit = on').catch(() => undefined);
-      if (this.readOnly) client.query('SET default_transaction_read_only = on').catch(() => undefined);
-    });
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.listener = new AppendListener(
       { connectionString: options.connectionString, connectionTimeoutMillis: config.connectionTimeoutMillis },

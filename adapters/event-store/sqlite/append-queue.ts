@@ -32,11 +32,15 @@ const toWireExpected = (expected: ExpectedRevision): WireExpectedRevision =>
 /** The event's data as the store writes it: the caller's JSON text when it has one. */
 const dataTextOf = (event: EventToAppend): string => event.dataJson ?? JSON.stringify(event.data);
 
+/** The event's metadata as the store writes it, likewise. */
+const metadataTextOf = (event: EventToAppend): string | null =>
+  event.metadata === undefined ? null : (event.metadataJson ?? JSON.stringify(event.metadata));
+
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
   type: event.type,
   data: dataTextOf(event),
-  metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata),
+  metadata: metadataTextOf(event),
 });
 
 const unstorable = (stream: string, error: unknown): StorageFailure =>
@@ -72,7 +76,7 @@ export const encodeAppend = (
       encoded[index * 4] = event.id;
       encoded[index * 4 + 1] = event.type;
       encoded[index * 4 + 2] = dataTextOf(event);
-      encoded[index * 4 + 3] = event.metadata === undefined ? null : JSON.stringify(event.metadata);
+      encoded[index * 4 + 3] = metadataTextOf(event);
     }
   } catch (error) {
     return unstorable(stream, error);

@@ -77,6 +77,19 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     const findings = run.stderr.split('\n').filter((line) => /^ {2}\w+: /.test(line));
     expect(findings[0]).toContain(`revision_gap: the event at position ${next!.position} (stream '${next!.stream}', revision ${next!.revision}) follows revision ${next!.revision - 2}`);
     expect(findings.some((line) => line.startsWith('  seal_mismatch: '))).toBe(true);
+    // A rebuild from the changed store cannot bring the event back: the advice is the findings and a backup.
+    const [message] = run.stderr.split('\n');
+    expect(message).toContain(`the event store's history was changed (revision_gap at position ${next!.position} and 1 more, listed below)`);
+    expect(message).toContain('a rebuild of the views cannot repair it: restore the store from a backup');
+    expect(message).not.toContain('rebuild it with');
+
+    // A bundle of it is refused, and the advice is the audit that names the break.
+    expect(cli('keys', 'generate', '--out', dir).status).toBe(0);
+    const bundle = cli('export', '--bundle', '--key', join(dir, 'raes-signing-key.pem'), '--data-dir', dir, '--out', join(dir, 'bundle.json'));
+    expect(bundle.status).toBe(1);
+    expect(bundle.stderr).toMatch(/^raes-tools export --bundle: the participant history cannot be rendered: /);
+    expect(bundle.stderr).toContain(`the event store's history was changed (revision_gap at position ${next!.position} and 1 more): run \`raes-tools audit\` to see where it breaks`);
+    expect(bundle.stderr).not.toContain('projections rebuild');
   });
 
   it('names the first of two events of a stream whose order was swapped', () => {

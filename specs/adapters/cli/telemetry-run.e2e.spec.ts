@@ -16,7 +16,7 @@ const TOOL = 'participant.behavior-specification.participant-behavior.tool-affor
 const cliAsync = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> =>
   new Promise((resolve, reject) => {
     const clean = { ...process.env };
-    for (const name of ['RAES_EVENT_STORE', 'RAES_SQLITE_PATH', 'ESDB_CONNECTION_STRING', 'RAES_POSTGRES_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_SERVICE_NAME']) delete clean[name];
+    for (const name of ['RAES_EVENT_STORE', 'RAES_SQLITE_PATH', 'ESDB_CONNECTION_STRING', 'RAES_POSTGRES_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_SERVICE_NAME', 'OTEL_SDK_DISABLED', 'OTEL_RESOURCE_ATTRIBUTES']) delete clean[name];
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -109,6 +109,23 @@ describe('raes-tools run with an OTLP endpoint', () => {
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('holds no closed invocation of episode episode-other');
     expect(spansOf(empty.bodies)).toEqual([]);
+  });
+
+  it('sends nothing with OTEL_SDK_DISABLED=true, and tells on stderr that a malformed OTEL_RESOURCE_ATTRIBUTES is ignored', async () => {
+    const disabled = await receiver();
+    const quiet = await cliAsync({ OTEL_EXPORTER_OTLP_ENDPOINT: disabled.endpoint, OTEL_SDK_DISABLED: 'true' }, 'run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--json');
+    expect(quiet.status).toBe(0);
+    expect(disabled.bodies).toEqual([]);
+
+    const live = await receiver();
+    const run = await cliAsync(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint, OTEL_RESOURCE_ATTRIBUTES: 'team=agents,no-equals-sign' },
+      'run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--json',
+    );
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("TelemetryWarning: OTEL_RESOURCE_ATTRIBUTES is ignored: 'no-equals-sign' has no '='");
+    expect(byOperation(spansOf(live.bodies), 'invoke_agent')).toHaveLength(1);
+    expect(new Set(serviceNamesOf(live.bodies))).toEqual(new Set(['raes-tool-actions']));
   });
 
   it('treats --out with --format otlp, and --endpoint without it, as usage errors', async () => {

@@ -74,7 +74,7 @@ describe('telemetry over OTLP/HTTP', () => {
   it('follows the log live while the engine runs, under OTEL_SERVICE_NAME, and is off without an endpoint', async () => {
     const store = new MemoryEventStore();
     expect(await startLiveTelemetry(store, telemetryConfigOf({}))).toBeUndefined();
-    const live = await startLiveTelemetry(store, telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'agents-under-test' }), 50);
+    const live = await startLiveTelemetry(store, telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'agents-under-test' }));
     await runEngine(store);
     await live!.close();
     expect(spansOf(receiver.bodies).map((span) => span.name).sort()).toEqual([

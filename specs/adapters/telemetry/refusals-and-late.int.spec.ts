@@ -50,8 +50,7 @@ describe('telemetry of refusals and late settlements', () => {
 
   it('traces refusals as events with their code, late ones in the invocation trace, and counts refusals by code and resolutions by effect', async () => {
     const store = new MemoryEventStore();
-    // Polls only when the spec flushes, so what is sent when is the spec's to say.
-    live = (await startLiveTelemetry(store, telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }), 3_600_000))!;
+    live = (await startLiveTelemetry(store, telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint })))!;
     let port: InvocationToolActionPort | undefined;
     const ids: Record<string, string> = {};
     class EagerRuntime extends HarnessRuntime {

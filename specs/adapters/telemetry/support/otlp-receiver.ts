@@ -72,3 +72,10 @@ export const serviceNamesOf = (bodies: readonly ReceivedBody[]): string[] =>
     .filter((body) => body.path === '/v1/traces')
     .flatMap((body) => (JSON.parse(body.text) as { resourceSpans: { resource: { attributes: KeyValue[] } }[] }).resourceSpans)
     .map((resource) => String(attributesOf(resource.resource.attributes)['service.name']));
+
+/** The resource attributes of every request, traces and metrics alike. */
+export const resourcesOf = (bodies: readonly ReceivedBody[]): Record<string, unknown>[] =>
+  bodies.flatMap((body) => {
+    const parsed = JSON.parse(body.text) as { resourceSpans?: { resource: { attributes: KeyValue[] } }[]; resourceMetrics?: { resource: { attributes: KeyValue[] } }[] };
+    return [...(parsed.resourceSpans ?? []), ...(parsed.resourceMetrics ?? [])].map((resource) => attributesOf(resource.resource.attributes));
+  });
