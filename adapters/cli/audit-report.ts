@@ -273,7 +273,8 @@ export const auditClosedInvocations = async (
 ): Promise<{ readonly ok: true; readonly invocations: readonly AuditedInvocation[]; readonly findings: readonly AuditFinding[] } | { readonly ok: false; readonly message: string }> => {
   const invocations: AuditedInvocation[] = [];
   const walked = await walkInvocations(store, rows, (invocation) => invocations.push(invocation));
-  if (walked.kind !== 'walked') return { ok: false, message: walked.message };
+  if (walked.kind === 'history_unavailable') return { ok: false, message: `the participant history cannot be rendered: ${walked.reason}; ${walked.advice}` };
+  if (walked.kind === 'unavailable') return { ok: false, message: walked.message };
   return { ok: true, invocations, findings: walked.findings };
 };
 
