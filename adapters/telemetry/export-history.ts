@@ -1,6 +1,6 @@
 import type { EventStore } from '../../domain/ports/event-store';
 import { telemetryConfigForEndpoint } from './config';
-import { openPipeline } from './pipeline';
+import { openPipeline } from './lazy-pipeline';
 import { createTraceEmitter, type InvocationFilter } from './trace-emitter';
 
 const PAGE = 1000;

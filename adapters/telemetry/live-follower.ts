@@ -2,7 +2,7 @@ import type { Subscription, SubscriptionBatch } from '../../domain/ports/event-s
 import type { RefusalListener, ToolCallRefused } from '../../domain/application/port-refusals';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import type { TelemetryConfig } from './config';
-import { openPipeline } from './pipeline';
+import { openPipeline } from './lazy-pipeline';
 import { createTraceEmitter } from './trace-emitter';
 
 /**
