@@ -43,6 +43,7 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
   const emitter = createTraceEmitter(pipeline);
   /** The position of the last event fed to the emitter. */
   let handled = tail.kind === 'tail' ? tail.last?.position : undefined;
+  let started = tail.kind === 'tail';
   let batches = 0;
   let pending: PendingRefusal[] = [];
   let running: Promise<void> = Promise.resolve();
@@ -110,6 +111,21 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
 
   const follow = (): void => {
     if (stopped) return;
+    if (!started) {
+      // Where the log ended could not be read: never follow from its start, which would send the
+      // whole history as new telemetry; start where it ends once that can be read.
+      void store.readLast().then((read) => {
+        if (read.kind === 'tail') {
+          started = true;
+          handled = read.last?.position;
+          follow();
+        } else if (!stopped) {
+          retryTimer = setTimeout(follow, RETRY_MS);
+          retryTimer.unref();
+        }
+      });
+      return;
+    }
     const current = store.subscribe({ ...(handled === undefined ? {} : { after: handled }), handle });
     subscription = current;
     void current.ended.then(() => {

@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { ChainedEventStore } from '../../../../adapters/event-store/chained-event-store';
 import { MemoryEventStore } from '../../../../adapters/event-store/memory/memory-event-store';
 import { CHAIN_KEY, chainLink, linkOf } from '../../../../domain/integrity/chain';
@@ -53,6 +54,11 @@ describe('ChainedEventStore', () => {
       expectChained(events);
       expect(linkOf(events[1]!.metadata)?.previous).toBe(linkOf(events[0]!.metadata)?.digest);
       await second.close();
+      // The metadata text the chain wrote itself is the text JSON.stringify gives for the link.
+      const raw = new BetterSqlite3(path, { readonly: true });
+      const texts = (raw.prepare("SELECT metadata FROM events WHERE stream = 's' ORDER BY position").all() as { metadata: string }[]).map((row) => row.metadata);
+      raw.close();
+      expect(texts).toEqual(events.map((event) => JSON.stringify({ [CHAIN_KEY]: linkOf(event.metadata) })));
     } finally {
       dir.remove();
     }
