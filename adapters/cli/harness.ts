@@ -4,10 +4,6 @@ import type { HarnessOptions, StartedHarness } from './harness-types';
 import { startPluginHarness } from './plugin-harnesses';
 import type { ToolCallOutcome } from '../../examples/harness/call-tool';
 import { scriptedHarness } from '../../examples/harness/scripted-harness';
-import { scriptedMcpAgent, type ToolCallSummary } from '../../examples/mcp/agent-harness';
-import { connectStdio, type StdioConnection } from '../../examples/mcp/connect';
-import { DEMO_SCRIPT, loadPortalProbeExample } from '../../examples/mcp/demo';
-import { startPortalService, type PortalService } from '../../examples/mcp/portal-service';
 import { toolTail } from './format';
 
 /**
@@ -18,9 +14,6 @@ import { toolTail } from './format';
 
 export type HarnessKind = 'scripted' | 'mcp';
 export const HARNESS_KINDS: readonly HarnessKind[] = ['scripted', 'mcp'];
-
-/** DEMO_SCRIPT's attempt 3 probe is the server's fourth probe_login call; it outlives the 500 ms timeout. */
-const SLOW_PROBE = { call: 4, delayMs: 3_000 } as const;
 
 const describeScripted = (outcome: ToolCallOutcome): string => {
   switch (outcome.kind) {
@@ -35,17 +28,6 @@ const describeScripted = (outcome: ToolCallOutcome): string => {
   }
 };
 
-const describeMcp = (call: ToolCallSummary): string => {
-  const id = call.action_instance_id === undefined ? 'no action' : toolTail(call.action_instance_id);
-  const outcome =
-    call.outcome === 'refused'
-      ? `refused (${call.code ?? 'refused'}), the tool never ran`
-      : call.outcome === 'unknown'
-        ? `effects unknown (${call.code ?? 'unknown'})`
-        : call.outcome;
-  return `      harness: ${id} MCP tool ${call.tool}: ${outcome}`;
-};
-
 export const startHarness = async (spec: HarnessKind | HarnessSpec, options: HarnessOptions): Promise<StartedHarness> => {
   const kind = typeof spec === 'string' ? spec : spec.kind;
   if (typeof spec !== 'string' && spec.kind !== 'scripted' && spec.kind !== 'mcp') return startPluginHarness(spec, options);
@@ -56,33 +38,8 @@ export const startHarness = async (spec: HarnessKind | HarnessSpec, options: Har
     });
     return { runtime: new HarnessRuntime(harness), close: async () => undefined };
   }
-  const { mapping } = loadPortalProbeExample();
-  const portal: PortalService = await startPortalService();
-  let connection: StdioConnection;
-  try {
-    connection = await connectStdio({ portalUrl: portal.url, slowCall: SLOW_PROBE });
-  } catch (error) {
-    await portal.close();
-    throw error;
-  }
-  const runtime = new HarnessRuntime(
-    scriptedMcpAgent({
-      client: connection.client,
-      mapping,
-      script: DEMO_SCRIPT,
-      onToolCall: (call) => options.onCall(describeMcp(call)),
-    }),
-  );
-  return {
-    runtime,
-    close: async () => {
-      try {
-        await connection.close();
-      } finally {
-        await portal.close();
-      }
-    },
-  };
+  // The MCP SDK and the example's portal load only for the MCP harness, not at every command's start.
+  return (require('./mcp-example-harness') as typeof import('./mcp-example-harness')).startMcpExampleHarness(options);
 };
 
 export type { HarnessOptions, StartedHarness };

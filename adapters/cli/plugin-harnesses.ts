@@ -1,6 +1,5 @@
 import { startCommandHarness } from '../harness/command-harness';
 import { loadModuleHarness, ModuleHarnessInvalid } from '../harness/module-harness';
-import { loadGatewayConfig, startGatewayRuntime } from '../mcp/gateway';
 import type { HarnessOptions, StartedHarness } from './harness-types';
 import type { HarnessSpec } from './harness-spec';
 import { EXIT_USAGE } from './io';
@@ -8,6 +7,9 @@ import { invocationLabel, toolTail } from './format';
 import type { AdmissionMeta } from '../mcp';
 
 /** A tools/call through the gateway, as the bundled MCP harness describes its calls. */
+/** The MCP gateway (and the MCP SDK under it) loads only for a gateway harness, not at every command's start. */
+const gatewayModule = (): typeof import('../mcp/gateway') => require('../mcp/gateway') as typeof import('../mcp/gateway');
+
 export const describeGatewayCall = (tool: string, admission: AdmissionMeta): string => {
   const id = admission.action_instance_id === undefined ? 'no action' : toolTail(admission.action_instance_id);
   const outcome =
@@ -38,11 +40,11 @@ export const startPluginHarness = async (
 ): Promise<StartedHarness> => {
   switch (spec.kind) {
     case 'gateway': {
-      const loaded = spec.config !== undefined ? { ok: true as const, config: spec.config } : loadGatewayConfig(spec.configPath);
+      const loaded = spec.config !== undefined ? { ok: true as const, config: spec.config } : gatewayModule().loadGatewayConfig(spec.configPath);
       if (!loaded.ok) throw new HarnessStartFailed(loaded.message, EXIT_USAGE);
       let gateway;
       try {
-        gateway = await startGatewayRuntime({
+        gateway = await gatewayModule().startGatewayRuntime({
           config: loaded.config,
           bindings: options.bindings ?? [],
           onToolCall: (_invocationId, tool, admission) => options.onCall(describeGatewayCall(tool, admission)),

@@ -4,7 +4,10 @@ import { Command } from 'commander';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { formatAudit } from './audit';
 import { executeRun, formatRunSummary } from './run';
-import { demoGatewayConfig } from '../../../examples/gateway/demo-config';
+
+/** The demo's gateway config loads the MCP example only when the demo runs, not at every command's start. */
+const demoGatewayConfig = (): import('../../mcp/gateway').GatewayConfig =>
+  (require('../../../examples/gateway/demo-config') as typeof import('../../../examples/gateway/demo-config')).demoGatewayConfig();
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 export const DEMO_SCENARIO = join(EXAMPLES, 'portal-probe.scenario.yaml');
