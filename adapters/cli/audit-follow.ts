@@ -1,6 +1,6 @@
 import { invocationEventCodec } from '../../domain/application';
 import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
-import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { parseInvocationStream } from '../../domain/streams';
 import type { HistoryFilter } from '../../projections';
 import { timeOfDay } from './format';
 
@@ -37,20 +37,23 @@ export const followAudit = (store: EventStore, filter: HistoryFilter, print: (li
       if (read.kind === 'storage_failure') return read;
       for (const recorded of read.events) {
         after = recorded.position;
-        if (!recorded.stream.startsWith(INVOCATION_STREAM_PREFIX)) continue;
+        const name = parseInvocationStream(recorded.stream);
+        if (name === undefined) continue;
         if (recorded.type !== 'InvocationOpened' && recorded.type !== 'ToolActionSettled' && recorded.type !== 'InvocationClosed') continue;
         const event = invocationEventCodec.fromRecorded(recorded);
         if (typeof event === 'string') continue;
-        const invocation = recorded.stream.slice(INVOCATION_STREAM_PREFIX.length);
+        const invocation = name.invocationActionInstanceId;
+        // Invocation ids repeat across episodes: what is open is kept by stream.
+        const stream = recorded.stream;
         if (event.type === 'InvocationOpened') {
-          owners.set(invocation, { participant: event.port_values.participant_address, episode: event.port_values.episode_id });
+          owners.set(stream, { participant: event.port_values.participant_address, episode: name.episodeId });
         } else if (event.type === 'ToolActionSettled') {
-          if (!matches(filter, owners.get(invocation), invocation)) continue;
+          if (!matches(filter, owners.get(stream), invocation)) continue;
           const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${event.reason})`;
           print(`${timeOfDay(event.at)} tool action ${event.action_instance_id} settled ${event.settlement}${status}\n`);
         } else if (event.type === 'InvocationClosed') {
-          const owner = owners.get(invocation);
-          owners.delete(invocation);
+          const owner = owners.get(stream);
+          owners.delete(stream);
           if (!matches(filter, owner, invocation)) continue;
           const how = event.outcome === 'returned' ? `returned ${event.action_result.status}` : event.outcome;
           print(`${timeOfDay(event.at)} invocation ${invocation} closed: ${how}${event.recovered ? ' (by recovery)' : ''}\n`);

@@ -18,7 +18,7 @@ import { invocationAggregate, invocationEventCodec } from '../../domain/applicat
 import { invocationDecider, type InvocationState } from '../../domain/invocation';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { invocationStream } from '../../domain/streams';
-import { fail, type Built } from './engine';
+import { fail, type Built } from './built';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { auditIntegrity } from './audit-integrity';
 import { EXIT_INVALID } from './io';
@@ -154,7 +154,7 @@ const foldStream = (stream: string, recorded: readonly RecordedEvent[]): FoldedI
 /** A draft's invocation state: this stream's, or (for a history naming another invocation) its own stream's. */
 const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationState, invocation: string): Promise<FoldedInvocation> => {
   if (invocation === row.invocation) return { kind: 'folded', state: own };
-  const aggregate = invocationAggregate(store, invocation);
+  const aggregate = invocationAggregate(store, row.episode, invocation);
   const loaded = await aggregate.load();
   return loaded.kind === 'unavailable' ? loaded : { kind: 'folded', state: aggregate.state };
 };
@@ -229,7 +229,7 @@ const walkInvocations = async (
   let invocationCount = 0;
   let toolActionCount = 0;
   for (const row of rows) {
-    const stream = invocationStream(row.invocation);
+    const stream = invocationStream(row.episode, row.invocation);
     const read = await store.readStream(stream);
     if (read.kind !== 'read') return cannotRender(read.reason, STORE_ADVICE);
     const history = renderRecordedInvocationHistory(row, read.events);
@@ -273,7 +273,7 @@ const walkWholeHistory = async (
   let invocationCount = 0;
   let toolActionCount = 0;
   for (const draft of draftsOf(history)) {
-    const aggregate = invocationAggregate(store, draft.invocation);
+    const aggregate = invocationAggregate(store, draft.episode, draft.invocation);
     const loaded = await aggregate.load();
     if (loaded.kind === 'unavailable') return { kind: 'unavailable', message: `reading invocation ${draft.invocation} failed: ${loaded.reason}` };
     const audited = auditedInvocation(draft, aggregate.state);
@@ -324,7 +324,10 @@ export const walkAudit = async (
       invocation_count: invocationCount,
       tool_action_count: toolActionCount,
       open_invocations: open,
-      schedulers: listSchedulers(workspace.views, filter.participant),
+      schedulers: listSchedulers(workspace.views, {
+        ...(filter.episode === undefined ? {} : { episode: filter.episode }),
+        ...(filter.participant === undefined ? {} : { participant: filter.participant }),
+      }),
       findings,
       sound: findings.length === 0 && integrity.findings.length === 0,
     },
