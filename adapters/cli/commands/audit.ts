@@ -221,7 +221,7 @@ const episodeFilter = async (workspace: Workspace, options: AuditOptions): Promi
   if (!known.ok) return { ok: true, value: filter };
   const picked = pickEpisode(options.episode, known.value, storeOfEpisodes(workspace));
   if (!picked.ok) return picked;
-  return { ok: true, value: picked.value === undefined ? filter : { ...filter, episode: picked.value } };
+  return { ok: true, value: picked.value === undefined ? filter : auditFilter({ ...options, episode: picked.value }) };
 };
 
 const auditFilter = (options: AuditOptions): HistoryFilter => ({

@@ -40,7 +40,7 @@ describe('read-only commands on a read-only data dir', () => {
   it('audit reports the history it would report on a writable data dir', () => {
     const dataDir = readOnlyDataDir('read-only-audit');
     const run = cli('audit', '--data-dir', dataDir);
-    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\), episode \S+$/m);
     expect(run.stdout).toMatch(/^Verification: sound, no findings/m);
   });
 
