@@ -14,7 +14,7 @@ import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { describeProgress } from '../progress';
 import { unreachableStore } from '../store-reachable';
 import { openWorkspace, writeJob, type StoreFlags } from '../workspace';
-import { runEpisode } from '../episode-choice';
+import { invalidEpisodeId, runEpisode } from '../episode-choice';
 
 export interface RunOptions extends StoreFlags {
   readonly scenarioPath: string;
@@ -148,6 +148,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       return fail(EXIT_USAGE, `--participant names no participant of the scenario: ${unknown.join(', ')} (its participants: ${[...known].join(', ')})`);
     }
   }
+  const invalidEpisode = options.episode === undefined ? undefined : invalidEpisodeId(options.episode);
+  if (invalidEpisode !== undefined) return fail(EXIT_USAGE, invalidEpisode);
   const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run', followsLog: true });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;

@@ -24,8 +24,9 @@ describe('raes-tools run by several engines on one PostgreSQL store', () => {
   }, 120_000);
   afterAll(async () => server?.stop(), 60_000);
 
+  // One episode the engines share (a store holds many; each data dir would otherwise start its own).
   const run = (dataDir: string, participant: string) =>
-    cli('run', scenario, '--manifest', MANIFEST, '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir, '--participant', participant, '--ticks', '3', '--json');
+    cli('run', scenario, '--manifest', MANIFEST, '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir, '--episode', 'episode-shared', '--participant', participant, '--ticks', '3', '--json');
 
   it('runs only the participants each engine claims, and never one another engine released', () => {
     const first = run(scratchDir('engine-1'), PARTICIPANT);
