@@ -163,9 +163,9 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
   ]);
   const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: JSON.stringify(event) });
   return {
-    scheduler: schedulerEvents.slice(0, 1).map(stored(schedulerStream(POLICY, TEMPLATE_PARTICIPANT))),
-    invocation: invocationEvents.map(stored(invocationStream(invocationId))),
-    finish: schedulerEvents.slice(1).map(stored(schedulerStream(POLICY, TEMPLATE_PARTICIPANT))),
+    scheduler: schedulerEvents.slice(0, 1).map(stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT))),
+    invocation: invocationEvents.map(stored(invocationStream('episode-0001', invocationId))),
+    finish: schedulerEvents.slice(1).map(stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT))),
   };
 };
 

@@ -1,6 +1,6 @@
 import { invocationEventCodec } from '../../domain/application';
 import type { EventStore, RecordedEvent, SubscriptionEnded } from '../../domain/ports/event-store';
-import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { INVOCATION_STREAM_PREFIX, parseInvocationStream } from '../../domain/streams';
 import type { HistoryFilter } from '../../projections';
 import { timeOfDay } from './format';
 
@@ -30,18 +30,22 @@ export const followAudit = (store: EventStore, filter: HistoryFilter, print: (li
   const owners = new Map<string, Owner>();
   const printLineOf = (recorded: RecordedEvent): void => {
     if (!FOLLOWED_TYPES.has(recorded.type)) return;
+    const name = parseInvocationStream(recorded.stream);
+    if (name === undefined) return;
     const event = invocationEventCodec.fromRecorded(recorded);
     if (typeof event === 'string') return;
-    const invocation = recorded.stream.slice(INVOCATION_STREAM_PREFIX.length);
+    const invocation = name.invocationActionInstanceId;
+    // Invocation ids repeat across episodes: what is open is kept by stream.
+    const stream = recorded.stream;
     if (event.type === 'InvocationOpened') {
-      owners.set(invocation, { participant: event.port_values.participant_address, episode: event.port_values.episode_id });
+      owners.set(stream, { participant: event.port_values.participant_address, episode: name.episodeId });
     } else if (event.type === 'ToolActionSettled') {
-      if (!matches(filter, owners.get(invocation), invocation)) return;
+      if (!matches(filter, owners.get(stream), invocation)) return;
       const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${event.reason})`;
       print(`${timeOfDay(event.at)} tool action ${event.action_instance_id} settled ${event.settlement}${status}\n`);
     } else if (event.type === 'InvocationClosed') {
-      const owner = owners.get(invocation);
-      owners.delete(invocation);
+      const owner = owners.get(stream);
+      owners.delete(stream);
       if (!matches(filter, owner, invocation)) return;
       const how = event.outcome === 'returned' ? `returned ${event.action_result.status}` : event.outcome;
       print(`${timeOfDay(event.at)} invocation ${invocation} closed: ${how}${event.recovered ? ' (by recovery)' : ''}\n`);

@@ -1,7 +1,7 @@
 import type { SubscriptionBatch } from '../../domain/ports/event-store';
 import { describeError } from '../../domain/ports/storage-failure';
-import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
-import { ALL_PROJECTIONS, ProjectionRunner, listSchedulers, type AuditFinding } from '../../projections';
+import { parseInvocationStream, type InvocationStreamName } from '../../domain/streams';
+import { ALL_PROJECTIONS, ProjectionRunner, listOpenInvocations, listSchedulers, type AuditFinding } from '../../projections';
 import type { AuditPageFeed, PageMessage } from '../http/audit-page/server';
 import { auditClosedInvocations, auditOpenInvocation, buildAuditReport, type AuditedInvocation } from './audit-report';
 import type { Workspace } from './workspace';
@@ -24,7 +24,7 @@ export interface LiveAuditPageFeed extends AuditPageFeed {
 
 const failure = (message: string): PageMessage => ({ kind: 'failure', message });
 
-export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
+export const startAuditPageFeed = (workspace: Workspace, filter: { readonly episode?: string }): LiveAuditPageFeed => {
   const store = workspace.store;
   const listeners = new Set<(message: PageMessage) => void>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -38,12 +38,15 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
   };
 
   const snapshot = async (): Promise<PageMessage> => {
-    const built = await buildAuditReport(workspace, {});
+    const built = await buildAuditReport(workspace, filter);
     if (!built.ok) return failure(built.message);
     const report = built.value;
     const invocations: PageInvocation[] = report.invocations.map((invocation) => ({ ...invocation, open: false }));
-    for (const id of report.open_invocations) {
-      const open = await auditOpenInvocation(store, id);
+    const openStreams = listOpenInvocations(workspace.views)
+      .filter((row) => filter.episode === undefined || row.episode_id === filter.episode)
+      .map((row) => row.stream);
+    for (const stream of openStreams) {
+      const open = await auditOpenInvocation(store, stream);
       if (open === undefined) continue;
       if ('message' in open) return failure(open.message);
       invocations.push({ ...open, open: true });
@@ -62,14 +65,16 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
     snapshot().catch((error: unknown) => failure(`the audit failed: ${describeError(error)}`));
 
   const patchOf = async (batch: SubscriptionBatch): Promise<PageMessage> => {
-    const touched = new Set<string>();
+    // The invocations of the page's episode the batch touched, by stream (ids repeat across episodes).
+    const touched = new Map<string, InvocationStreamName>();
     for (const event of batch.events) {
-      if (event.stream.startsWith(INVOCATION_STREAM_PREFIX)) touched.add(event.stream.slice(INVOCATION_STREAM_PREFIX.length));
+      const name = parseInvocationStream(event.stream);
+      if (name !== undefined && (filter.episode === undefined || name.episodeId === filter.episode)) touched.set(event.stream, name);
     }
     const invocations: PageInvocation[] = [];
     const findings: Record<string, readonly AuditFinding[]> = {};
-    for (const id of touched) {
-      const rows = workspace.views.participantHistory.closedInvocations({ invocation: id });
+    for (const [stream, { episodeId, invocationActionInstanceId: id }] of touched) {
+      const rows = workspace.views.participantHistory.closedInvocations({ invocation: id, episode: episodeId });
       if (rows.length > 0) {
         const audited = await auditClosedInvocations(store, rows);
         if (!audited.ok) return failure(audited.message);
@@ -77,12 +82,12 @@ export const startAuditPageFeed = (workspace: Workspace): LiveAuditPageFeed => {
         findings[id] = audited.findings.filter((finding) => finding.invocation_action_instance_id === id);
         continue;
       }
-      const open = await auditOpenInvocation(store, id);
+      const open = await auditOpenInvocation(store, stream);
       if (open === undefined) continue;
       if ('message' in open) return failure(open.message);
       invocations.push({ ...open, open: true });
     }
-    return { kind: 'patch', position: batch.position.toString(), invocations, findings, schedulers: listSchedulers(workspace.views) };
+    return { kind: 'patch', position: batch.position.toString(), invocations, findings, schedulers: listSchedulers(workspace.views, filter) };
   };
 
   const runner = new ProjectionRunner({ store, views: workspace.views, projections: ALL_PROJECTIONS });

@@ -22,8 +22,8 @@ import {
 import { invocationAggregate, invocationEventCodec } from '../../domain/application';
 import { invocationDecider, type InvocationState, type ToolActionRecord } from '../../domain/invocation';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
-import { invocationStream } from '../../domain/streams';
-import { fail, type Built } from './engine';
+import { invocationStream, parseInvocationStream } from '../../domain/streams';
+import { fail, type Built } from './built';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { adviceGivenIntegrity } from './changed-history';
 import { auditIntegrity } from './audit-integrity';
@@ -167,7 +167,7 @@ const foldStream = (stream: string, recorded: readonly RecordedEvent[]): FoldedI
 /** A draft's invocation state: this stream's, or (for a history naming another invocation) its own stream's. */
 const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationState, invocation: string): Promise<FoldedInvocation> => {
   if (invocation === row.invocation) return { kind: 'folded', state: own };
-  const aggregate = invocationAggregate(store, invocation);
+  const aggregate = invocationAggregate(store, row.episode, invocation);
   const loaded = await aggregate.load();
   return loaded.kind === 'unavailable' ? loaded : { kind: 'folded', state: aggregate.state };
 };
@@ -240,7 +240,7 @@ const walkInvocations = async (
   let invocationCount = 0;
   let toolActionCount = 0;
   for (const row of rows) {
-    const stream = invocationStream(row.invocation);
+    const stream = invocationStream(row.episode, row.invocation);
     const read = await store.readStream(stream);
     if (read.kind !== 'read') return cannotRender(read.reason, STORE_ADVICE);
     const history = renderRecordedInvocationHistory(row, read.events);
@@ -298,10 +298,12 @@ const openToolAction = (record: ToolActionRecord): AuditedToolAction => ({
 
 /**
  * An invocation not closed yet, from its stream (it has no history): its tool actions so far, each
- * admitted, dispatched or settled. Undefined for a stream that holds no opening.
+ * admitted, dispatched or settled. Undefined for a stream that holds no opening (or is no invocation's).
  */
-export const auditOpenInvocation = async (store: EventStore, invocation: string): Promise<AuditedInvocation | undefined | { readonly message: string }> => {
-  const stream = invocationStream(invocation);
+export const auditOpenInvocation = async (store: EventStore, stream: string): Promise<AuditedInvocation | undefined | { readonly message: string }> => {
+  const name = parseInvocationStream(stream);
+  if (name === undefined) return undefined;
+  const invocation = name.invocationActionInstanceId;
   const read = await store.readStream(stream);
   if (read.kind !== 'read') return { message: `reading invocation ${invocation} failed: ${read.reason}` };
   const folded = foldStream(stream, read.events);
@@ -337,7 +339,7 @@ const walkWholeHistory = async (
   let invocationCount = 0;
   let toolActionCount = 0;
   for (const draft of draftsOf(history)) {
-    const aggregate = invocationAggregate(store, draft.invocation);
+    const aggregate = invocationAggregate(store, draft.episode, draft.invocation);
     const loaded = await aggregate.load();
     if (loaded.kind === 'unavailable') return { kind: 'unavailable', message: `reading invocation ${draft.invocation} failed: ${loaded.reason}` };
     const audited = auditedInvocation(draft, aggregate.state);
@@ -391,7 +393,10 @@ export const walkAudit = async (
       invocation_count: invocationCount,
       tool_action_count: toolActionCount,
       open_invocations: open,
-      schedulers: listSchedulers(workspace.views, filter.participant),
+      schedulers: listSchedulers(workspace.views, {
+        ...(filter.episode === undefined ? {} : { episode: filter.episode }),
+        ...(filter.participant === undefined ? {} : { participant: filter.participant }),
+      }),
       findings,
       sound: findings.length === 0 && integrity.findings.length === 0,
     },

@@ -5,6 +5,8 @@ import { HarnessRuntime, RegistrationRefused, RuntimeManager, type ParticipantRu
 import type { RemotePortServer } from '../http';
 import { formatDiagnostics, loadEngineInputs } from './inputs';
 import { EXIT_INVALID, EXIT_USAGE } from './io';
+import { fail, type Built } from './built';
+import { chooseEpisode } from './episode-choice';
 import { unreachableStore } from './store-reachable';
 import { openWorkspace, readJob, type Job, type StoreFlags, type Workspace } from './workspace';
 import { openInvocationsIndex } from '../views/open-invocations-index';
@@ -12,9 +14,7 @@ import { DEFAULT_LEASE_TIMING, engineOwnerId, LeasedRuntimeManager, type LeaseTi
 
 /** Builds the runtime manager the CLI commands share, and the operator's view of it. */
 
-export type Built<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly exit: number; readonly message: string };
-
-export const fail = <T>(exit: number, message: string): Built<T> => ({ ok: false, exit, message });
+export { fail, type Built } from './built';
 
 export interface ManagerInputs {
   readonly workspace: Workspace;
@@ -136,10 +136,10 @@ export interface OperatorEngine {
   readonly manager: RuntimeManager;
 }
 
-/** The engine an operator command acts through: the data directory's store, views and recorded job. */
+/** The engine an operator command acts through: the data directory's store, views and the episode's recorded job. */
 export const openOperatorEngine = async (
   command: string,
-  flags: StoreFlags,
+  flags: StoreFlags & { readonly episode?: string },
   onProgress?: (progress: RuntimeProgress) => void,
 ): Promise<Built<OperatorEngine>> => {
   const opened = await openWorkspace(flags, { durable: true, writer: `raes-tools ${command}` });
@@ -151,24 +151,33 @@ export const openOperatorEngine = async (
   };
   const unreachable = await unreachableStore(workspace);
   if (unreachable !== undefined) return failAndClose(EXIT_INVALID, unreachable);
-  const job = readJob(workspace.dataDir);
+  const chosen = await chooseEpisode(workspace, flags.episode);
+  if (!chosen.ok) return failAndClose(chosen.exit, chosen.message);
+  if (chosen.value === undefined) {
+    return failAndClose(
+      EXIT_USAGE,
+      `nothing has run in ${workspace.dataDir} (no episode in its store, no job in jobs/): run \`raes-tools run <scenario> --manifest <m> --data-dir ${workspace.dataDir}\` first`,
+    );
+  }
+  const episodeId = chosen.value;
+  const job = readJob(workspace.dataDir, episodeId);
   if (job.kind === 'absent') {
     return failAndClose(
       EXIT_USAGE,
-      `nothing has run in ${workspace.dataDir} (no job.json): run \`raes-tools run <scenario> --manifest <m> --data-dir ${workspace.dataDir}\` first`,
+      `episode ${episodeId} has no job in ${workspace.dataDir} (no jobs/${episodeId}.json: another data dir ran it): run this command with --data-dir of the engine that ran it`,
     );
   }
   if (job.kind === 'invalid') return failAndClose(EXIT_USAGE, `the job file is unreadable: ${job.message}`);
   const inputs = await loadEngineInputs(job.job.scenario_path, job.job.manifest_path);
   if (!inputs.ok) {
     const detail = inputs.kind === 'unreadable' ? inputs.message : `the recorded scenario or manifest is invalid:\n${formatDiagnostics(inputs.diagnostics)}`;
-    return failAndClose(EXIT_INVALID, `the job of ${workspace.dataDir} cannot be loaded: ${detail}`);
+    return failAndClose(EXIT_INVALID, `the job of episode ${episodeId} in ${workspace.dataDir} cannot be loaded: ${detail}`);
   }
   const manager = buildManager({
     workspace,
     compiled: inputs.compiled,
     manifest: inputs.manifest,
-    episodeId: job.job.episode_id,
+    episodeId,
     runtime: operatorRuntime(),
     ...(onProgress === undefined ? {} : { onProgress }),
   });

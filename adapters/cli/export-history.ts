@@ -157,18 +157,19 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
   await sink.write(layout.sectionEnd);
 
   await startSection('operation_status');
-  const outerIds = rows.map((row) => row.invocation);
+  const outerIds: (readonly [episode: string, invocation: string])[] = rows.map((row) => [row.episode, row.invocation] as const);
   for (const open of listOpenInvocations(workspace.views)) {
     if ((request.participant === undefined || open.participant_address === request.participant) && (request.episode === undefined || open.episode_id === request.episode)) {
-      outerIds.push(open.invocation_action_instance_id);
+      outerIds.push([open.episode_id, open.invocation_action_instance_id]);
     }
   }
   let operations = 0;
   const operationStep = stepReporter(request, 'operations of invocation', outerIds.length);
   for (let i = 0; i < outerIds.length; i++) {
-    const outer = getOperation(workspace.views, outerIds[i]!);
+    const [episode, invocation] = outerIds[i]!;
+    const outer = getOperation(workspace.views, episode, invocation);
     if (outer !== undefined) {
-      for (const status of [outer, ...childOperations(workspace.views, outer.operation_id)]) {
+      for (const status of [outer, ...childOperations(workspace.views, episode, outer.operation_id)]) {
         await startDocument('operation_status');
         await sink.write(JSON.stringify(status));
         await sink.write(layout.documentEnd);

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { identifyStore, readStoreIdentity } from '../event-store/store-identity';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { checkTail } from '../event-store/tail-check';
-import { readJob } from './job-file';
+import { jobEpisodes } from './job-file';
 import { readStoreRecord, writeStoreRecord, type StoreRecord } from './store-record';
 
 /**
@@ -64,7 +64,7 @@ export const checkStore = async (input: StoreCheckInput): Promise<StoreChecked> 
   const seen = later(recorded.kind === 'found' ? recorded.lastPosition : undefined, viewsPosition(input.views));
   const made = recorded.kind === 'found' ? `the views and job of store ${recorded.record.store_id}` : 'views and a job';
   if (identity.kind === 'unidentified') {
-    const dataDirUsed = recorded.kind === 'found' || seen !== undefined || readJob(dataDir).kind !== 'absent';
+    const dataDirUsed = recorded.kind === 'found' || seen !== undefined || jobEpisodes(dataDir).length > 0;
     if (lastPosition === undefined && dataDirUsed) {
       return refused(
         `the event store ${storeLabel} is empty, but ${dataDir} holds ${made}${seen === undefined ? '' : ` up to position ${seen}`}: ` +

@@ -31,4 +31,4 @@ export const storeOptions = (command: Command): Command =>
       ]),
     )
     .option('--postgres-url <url>', 'postgres:// connection string of the postgres store (env RAES_POSTGRES_URL)')
-    .option('--data-dir <dir>', 'folder of the SQLite store, the views, the job file and the store record (default esdata)');
+    .option('--data-dir <dir>', 'folder of the SQLite store, the views, the job of each episode (jobs/<episode>.json) and the store record (default esdata)');

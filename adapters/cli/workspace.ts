@@ -12,11 +12,12 @@ import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
 import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
+import { legacyDataDirMessage } from './job-file';
 
 /**
  * Where a command finds the engine's durable state: the event store (--store, RAES_EVENT_STORE) and,
- * in the data directory (--data-dir, esdata by default), the views database and the job file that
- * remembers which scenario, manifest and episode run there.
+ * in the data directory (--data-dir, esdata by default), the views database and the job files (one per
+ * episode, `jobs/<episode>.json`) that remember which scenario and manifest each episode runs.
  */
 
 export interface StoreFlags {
@@ -165,6 +166,8 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   }
   const ready = config.kind === 'memory' ? { ok: true as const } : options.readOnly === true ? requireDataDir(dataDir) : ensureDataDir(dataDir);
   if (!ready.ok) return ready;
+  const legacy = config.kind === 'memory' ? undefined : legacyDataDirMessage(dataDir);
+  if (legacy !== undefined) return { ok: false, usage: false, message: legacy };
   // One writer per data dir on SQLite (a single-host store); on a server store several engines share the
   // store and each participant runs in the engine holding its lease there (adapters/engine/leased-runtime-manager.ts).
   const lock = options.writer === undefined || config.kind !== 'sqlite' ? undefined : lockDataDir(dataDir, options.writer);
@@ -234,4 +237,4 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   };
 };
 
-export { JobCodec, readJob, writeJob, type Job, type JobRead } from './job-file';
+export { JobCodec, jobEpisodes, readJob, writeJob, type Job, type JobRead } from './job-file';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { CompiledScenario } from '../../domain/scenario';
 import type { ManifestDocument } from '../../domain/manifest';
 import type { SchedulerState } from '../../domain/scheduler';
@@ -9,7 +8,8 @@ import type { OperationStatus } from '../../domain/application/operations';
 import { buildAuditReport, type AuditReport } from '../cli/audit-report';
 import { buildManager, scheduledPairs, summarizeScheduler, type SchedulerSummary } from '../cli/engine';
 import { formatDiagnostics, loadEngineInputs } from '../cli/inputs';
-import { openWorkspace, readJob, writeJob, type Workspace } from '../cli/workspace';
+import { openWorkspace, writeJob } from '../cli/workspace';
+import { runEpisode } from '../cli/episode-choice';
 import { startLiveTelemetry, telemetryConfigOf, type LiveTelemetry } from '../telemetry';
 
 /**
@@ -28,7 +28,7 @@ export interface CreateEngineOptions {
   readonly store?: 'sqlite' | 'memory' | 'eventstoredb';
   /** Where the SQLite store, the views and the job file live (default `esdata`). */
   readonly dataDir?: string;
-  /** Default: the data directory's episode, else a fresh one. */
+  /** Default: the only episode the data directory ran, else a fresh one; a store holds many episodes side by side. */
   readonly episodeId?: string;
   /** Also serve each invocation's port over HTTP on 127.0.0.1 (the remote port), for harnesses in other processes. */
   readonly remotePorts?: boolean;
@@ -65,19 +65,6 @@ export class EngineNotCreated extends Error {
   }
 }
 
-const freshEpisodeId = (): string => `episode-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`;
-
-const episodeOf = (workspace: Workspace, asked: string | undefined): string => {
-  if (workspace.kind === 'memory') return asked ?? freshEpisodeId();
-  const job = readJob(workspace.dataDir);
-  if (job.kind === 'invalid') throw new EngineNotCreated(`the job file is unreadable: ${job.message}`);
-  if (job.kind === 'absent') return asked ?? freshEpisodeId();
-  if (asked !== undefined && asked !== job.job.episode_id) {
-    throw new EngineNotCreated(`${workspace.dataDir} already holds episode ${job.job.episode_id}; use another dataDir for episode ${asked}`);
-  }
-  return job.job.episode_id;
-};
-
 const idleBound = (compiled: CompiledScenario): number =>
   Math.max(0, ...scheduledPairs(compiled).map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
 
@@ -97,7 +84,9 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
   let remotePorts: RemotePortServer | undefined;
   let telemetry: LiveTelemetry | undefined;
   try {
-    const episodeId = episodeOf(workspace, options.episodeId);
+    const chosen = runEpisode(workspace, options.episodeId);
+    if (!chosen.ok) throw new EngineNotCreated(chosen.message);
+    const episodeId = chosen.value;
     if (workspace.kind !== 'memory') writeJob(workspace.dataDir, { scenario_path: options.scenarioPath, manifest_path: options.manifestPath, episode_id: episodeId });
     if (options.remotePorts === true) {
       remotePorts = new RemotePortServer();
@@ -134,7 +123,7 @@ export const createEngine = async (options: CreateEngineOptions): Promise<Engine
       schedulers,
       getOperation: (operationId) => manager.getOperation(operationId),
       audit: async () => {
-        const report = await buildAuditReport(workspace, {});
+        const report = await buildAuditReport(workspace, { episode: episodeId });
         if (!report.ok) throw new Error(report.message);
         return report.value;
       },

@@ -38,6 +38,7 @@ export class LeasedRuntimeManager extends RuntimeManager {
     const participants = [...new Set(options.compiled.policies.flatMap((policy) => policy.participantAddresses))];
     const leases = new ParticipantLeases(
       options.store,
+      options.episodeId,
       participants,
       { owner: leased.owner, durationMs: timing.durationMs, marginMs: timing.marginMs, claims: leased.claims ?? 'all' },
       options.clock,

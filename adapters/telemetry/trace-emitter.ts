@@ -2,6 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Count
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { ToolCallRefused } from '../../domain/application/port-refusals';
 import { asInvocationEvent } from '../../domain/stored-events';
+import { invocationStream, parseInvocationStream } from '../../domain/streams';
 import type { InvocationClosed, InvocationOpened, ToolActionAdmitted, ToolActionResolved, ToolActionSettled } from '../../domain/invocation/events';
 import { refusalEventAttributes, refusalMetricAttributes, settlementAttributes } from './attributes';
 import type { TelemetryPipeline } from './pipeline';
@@ -62,7 +63,11 @@ const RECENT_SENT = 1024;
 const REFUSED_EVENT = 'raes.tool_call.refused';
 const RESOLVED_EVENT = 'raes.tool_action.resolved';
 
+/** Invocation and tool action ids repeat across episodes: what the emitter keeps is keyed by episode too. */
+const actionKey = (episodeId: string, actionInstanceId: string): string => JSON.stringify([episodeId, actionInstanceId]);
+
 export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 'meter'>, includes?: InvocationFilter): TraceEmitter => {
+  // By the invocation's stream (its episode and id).
   const open = new Map<string, OpenInvocationRecord>();
   // Only with a filter: the invocations it left out, so their later events are left out too.
   const excluded = new Set<string>();
@@ -112,7 +117,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
     addRefusalEvents(span, action.refusals);
     span.setAttributes(settlementAttributes(settled));
     if (action.resolved !== undefined) span.addEvent(RESOLVED_EVENT, { 'raes.effect': action.resolved.effect }, new Date(action.resolved.at));
-    else if (settled.settlement === 'indeterminate') unresolved.set(admitted.action_instance_id, { invocation: parentContext, toolName, span: span.spanContext() });
+    else if (settled.settlement === 'indeterminate') unresolved.set(actionKey(admitted.request.episode_id, admitted.action_instance_id), { invocation: parentContext, toolName, span: span.spanContext() });
     if (settled.settlement !== 'completed' || settled.action_result.status !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR });
     span.end(new Date(settled.at));
     const metricAttributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'raes.settlement': settled.settlement };
@@ -126,8 +131,9 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
   };
 
   const emitInvocation = (record: OpenInvocationRecord, closed: InvocationClosed): void => {
-    open.delete(record.opened.invocation_action_instance_id);
     const values = record.opened.port_values;
+    const key = invocationStream(values.episode_id, record.opened.invocation_action_instance_id);
+    open.delete(key);
     const span = pipeline.tracer.startSpan(`invoke_agent ${values.participant_address}`, {
       kind: SpanKind.INTERNAL,
       startTime: new Date(record.opened.at),
@@ -149,7 +155,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
     for (const action of record.actions.values()) emitToolAction(context, action, closed.at);
     if (closed.outcome !== 'returned') span.setStatus({ code: SpanStatusCode.ERROR });
     span.end(new Date(closed.at));
-    remember(record.opened.invocation_action_instance_id, context);
+    remember(key, context);
     sent += 1;
   };
 
@@ -160,17 +166,17 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
     span.end(new Date(at));
   };
 
-  const resolve = (event: ToolActionResolved): void => {
-    const action = open.get(event.invocation_action_instance_id)?.actions.get(event.action_instance_id);
-    const sent = unresolved.get(event.action_instance_id);
+  const resolve = (event: ToolActionResolved, key: string, episodeId: string): void => {
+    const action = open.get(key)?.actions.get(event.action_instance_id);
+    const sent = unresolved.get(actionKey(episodeId, event.action_instance_id));
     const toolName = action?.admitted.request.tool_affordance_address ?? sent?.toolName;
     resolutions.add(1, toolName === undefined ? { 'raes.effect': event.effect } : { 'raes.effect': event.effect, 'gen_ai.tool.name': toolName });
     if (action !== undefined) {
       action.resolved = event;
       return;
     }
-    unresolved.delete(event.action_instance_id);
-    emitAfterSent(`resolve_tool ${toolName ?? event.action_instance_id}`, sent?.invocation ?? recentSent.get(event.invocation_action_instance_id), event.at, (span) => {
+    unresolved.delete(actionKey(episodeId, event.action_instance_id));
+    emitAfterSent(`resolve_tool ${toolName ?? event.action_instance_id}`, sent?.invocation ?? recentSent.get(key), event.at, (span) => {
       span.setAttributes({
         'raes.invocation_action_instance_id': event.invocation_action_instance_id,
         'raes.action_instance_id': event.action_instance_id,
@@ -185,8 +191,9 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
   return {
     handle: (stored) => {
       const event = asInvocationEvent(stored);
-      if (event === undefined) return;
-      const id = event.invocation_action_instance_id;
+      const name = parseInvocationStream(stored.stream);
+      if (event === undefined || name === undefined) return;
+      const id = stored.stream;
       switch (event.type) {
         case 'InvocationOpened':
           if (includes !== undefined && !includes(event)) excluded.add(id);
@@ -218,7 +225,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
           return;
         }
         case 'ToolActionResolved':
-          if (!excluded.has(id)) resolve(event);
+          if (!excluded.has(id)) resolve(event, id, name.episodeId);
           return;
       }
     },
@@ -234,15 +241,16 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
       }
     },
     refused: (refusal) => {
-      if (excluded.has(refusal.invocation_action_instance_id)) return;
+      const key = invocationStream(refusal.episode_id, refusal.invocation_action_instance_id);
+      if (excluded.has(key)) return;
       refusalsByCode.add(1, refusalMetricAttributes(refusal));
-      const record = open.get(refusal.invocation_action_instance_id);
+      const record = open.get(key);
       if (record !== undefined) {
         const action = refusal.action_instance_id === undefined ? undefined : record.actions.get(refusal.action_instance_id);
         (action ?? record).refusals.push(refusal);
         return;
       }
-      emitAfterSent(`refused ${refusal.port_call}`, recentSent.get(refusal.invocation_action_instance_id), refusal.at, (span) => {
+      emitAfterSent(`refused ${refusal.port_call}`, recentSent.get(key), refusal.at, (span) => {
         span.setAttributes({ 'raes.invocation_action_instance_id': refusal.invocation_action_instance_id, ...refusalEventAttributes(refusal) });
         span.setStatus({ code: SpanStatusCode.ERROR });
         span.addEvent(REFUSED_EVENT, refusalEventAttributes(refusal), new Date(refusal.at));

@@ -123,7 +123,7 @@ export const heapFigure = async (quick: boolean): Promise<FigureResult> => {
     const opened: Promise<{ readonly kind: string; readonly answer: { readonly kind: string } }>[] = [];
     for (let i = 0; i < count; i++) {
       const invocationId = `${POLICY}:${participant}:${i + 1}`;
-      const aggregate = invocationAggregate(store, invocationId);
+      const aggregate = invocationAggregate(store, 'episode-bench', invocationId);
       const portValues = {
         invocation_action_instance_id: invocationId,
         participant_address: participant,

@@ -74,32 +74,33 @@ export type InvocationAggregate = StreamAggregate<InvocationState, InvocationCom
 export type InterruptedInvocationAggregate = StreamAggregate<InterruptedInvocation, RecoverInvocation, InvocationEvent, InvocationAnswer>;
 export type SchedulerAggregate = StreamAggregate<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerAnswer>;
 
+/** An invocation's key is its stream name: the episode and the invocation id, spelled by domain/streams.ts. */
 const invocationKind: AggregateKind<InvocationState, InvocationCommand, InvocationEvent, InvocationAnswer> = {
-  streamOf: invocationStream,
+  streamOf: (stream) => stream,
   decider: invocationDecider,
   codec: invocationEventCodec,
 };
 
 const interruptedInvocationKind: AggregateKind<InterruptedInvocation, RecoverInvocation, InvocationEvent, InvocationAnswer> = {
-  streamOf: invocationStream,
+  streamOf: (stream) => stream,
   decider: interruptedInvocationDecider,
   codec: invocationEventCodec,
 };
 
-/** A scheduler's key is its stream name: two addresses, so there is no single string to derive it from. */
+/** A scheduler's key is its stream name: an episode and two addresses, so there is no single string to derive it from. */
 const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEvent, SchedulerAnswer> = {
   streamOf: (stream) => stream,
   decider: answeringScheduler,
   codec: schedulerEventCodec,
 };
 
-/** The invocation's aggregate; it keeps `invocationActionInstanceId` (the port values' own string) as its key. */
-export const invocationAggregate = (store: EventStore, invocationActionInstanceId: string): InvocationAggregate =>
-  new StreamAggregate(invocationActionInstanceId, store, invocationKind);
+/** The invocation's aggregate, in its episode. */
+export const invocationAggregate = (store: EventStore, episodeId: string, invocationActionInstanceId: string): InvocationAggregate =>
+  new StreamAggregate(invocationStream(episodeId, invocationActionInstanceId), store, invocationKind);
 
 /** Recovery's view of an invocation: restored from the open-invocations view's snapshot, or folded from its stream. */
-export const interruptedInvocationAggregate = (store: EventStore, invocationActionInstanceId: string): InterruptedInvocationAggregate =>
-  new StreamAggregate(invocationActionInstanceId, store, interruptedInvocationKind);
+export const interruptedInvocationAggregate = (store: EventStore, episodeId: string, invocationActionInstanceId: string): InterruptedInvocationAggregate =>
+  new StreamAggregate(invocationStream(episodeId, invocationActionInstanceId), store, interruptedInvocationKind);
 
-export const schedulerAggregate = (store: EventStore, policyAddress: string, participantAddress: string): SchedulerAggregate =>
-  new StreamAggregate(schedulerStream(policyAddress, participantAddress), store, schedulerKind);
+export const schedulerAggregate = (store: EventStore, episodeId: string, policyAddress: string, participantAddress: string): SchedulerAggregate =>
+  new StreamAggregate(schedulerStream(episodeId, policyAddress, participantAddress), store, schedulerKind);

@@ -26,7 +26,7 @@ export const runInvocation = async (
 ): Promise<InvocationEnd> => {
   const { options } = context;
   const invocationId = attempt.action_instance_id;
-  const aggregate = invocationAggregate(options.store, invocationId);
+  const aggregate = invocationAggregate(options.store, options.episodeId, invocationId);
   const portValues = {
     invocation_action_instance_id: invocationId,
     participant_address: request.participant_address,

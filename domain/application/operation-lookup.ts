@@ -8,14 +8,14 @@ export const operationStatus = async (context: RuntimeContext, operationId: stri
   const invocationId = parentOperationOf(operationId) ?? operationId;
   const live = context.running.get(invocationId);
   if (live !== undefined) return operationInInvocation(live.state, operationId);
-  const aggregate = invocationAggregate(context.options.store, invocationId);
+  const aggregate = invocationAggregate(context.options.store, context.options.episodeId, invocationId);
   await must(aggregate.load(), `reading ${aggregate.stream}`);
   const found = operationInInvocation(aggregate.state, operationId);
   if (found !== undefined || parentOperationOf(operationId) !== undefined) return found;
   // No invocation stream: an outer operation that ran without the claim.
   const [policyAddress, participantAddress] = operationId.split(':');
   if (policyAddress === undefined || participantAddress === undefined) return undefined;
-  const read = await context.options.store.readStream(schedulerStream(policyAddress, participantAddress));
+  const read = await context.options.store.readStream(schedulerStream(context.options.episodeId, policyAddress, participantAddress));
   if (read.kind === 'storage_failure') throw new Error(read.reason);
   const events = [];
   for (const recorded of read.events) {

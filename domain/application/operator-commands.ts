@@ -30,7 +30,7 @@ export const resolve = async (
   if (invocationId === undefined) {
     return { ok: false, code: 'action_unknown', message: `${actionInstanceId} is not a tool action id (<invocation>:tool=<n>)` };
   }
-  const aggregate = context.running.get(invocationId) ?? invocationAggregate(context.options.store, invocationId);
+  const aggregate = context.running.get(invocationId) ?? invocationAggregate(context.options.store, context.options.episodeId, invocationId);
   const loaded = await aggregate.load();
   if (loaded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: loaded.reason };
   const resolved = await aggregate.handle({
@@ -44,7 +44,7 @@ export const resolve = async (
   if (resolved.answer.kind === 'refused') return { ok: false, code: resolved.answer.refusal.code, message: resolved.answer.refusal.message };
   const state = resolved.state;
   if (state.status !== 'opened') return { ok: false, code: 'action_unknown', message: `${invocationId} was never opened` };
-  const entry = context.schedulers.byKey.get(schedulerKey(state.portValues.execution_scope_ref, state.portValues.participant_address));
+  const entry = context.schedulers.byKey.get(schedulerKey(context.options.episodeId, state.portValues.execution_scope_ref, state.portValues.participant_address));
   if (entry === undefined) return { ok: true };
   const recorded = await entry.scheduler.handle({ type: 'RecordResolution', action_instance_id: actionInstanceId, at: context.now() });
   if (recorded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: recorded.reason };

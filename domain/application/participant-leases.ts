@@ -5,8 +5,8 @@ import { trustedCodec } from './aggregates';
 import { StreamAggregate, type AggregateKind } from './stream-aggregate';
 
 /**
- * Scheduler ownership when several engines share one server store: each participant's scheduler is
- * run by the engine holding its lease, a stream in the store itself appended with the expected
+ * Scheduler ownership when several engines share one server store: each participant's scheduler in an
+ * episode is run by the engine holding its lease in that episode, a stream in the store itself appended with the expected
  * revision (so of two engines deciding at once, one wins), renewed before it expires. An engine takes
  * the participants it claims when free, and any participant whose lease expired (its engine died);
  * it stops starting attempts of a participant `marginMs` before its lease would expire unrenewed.
@@ -19,8 +19,9 @@ type LeaseAggregate = StreamAggregate<LeaseState, LeaseCommand, LeaseEvent, Leas
 const ACCEPTED: LeaseAnswer = Object.freeze({ kind: 'accepted' });
 const NO_EVENTS: readonly LeaseEvent[] = Object.freeze([]);
 
+/** A lease's key is its stream name (the episode and the participant, see domain/streams.ts). */
 const leaseKind: AggregateKind<LeaseState, LeaseCommand, LeaseEvent, LeaseAnswer> = {
-  streamOf: leaseStream,
+  streamOf: (stream) => stream,
   decider: {
     initialState: leaseDecider.initialState,
     evolve: leaseDecider.evolve,
@@ -62,11 +63,12 @@ export class ParticipantLeases {
 
   constructor(
     store: EventStore,
+    episodeId: string,
     participants: readonly string[],
     private readonly settings: LeaseSettings,
     private readonly clock: () => Date,
   ) {
-    for (const participant of participants) this.leases.set(participant, new StreamAggregate(participant, store, leaseKind));
+    for (const participant of participants) this.leases.set(participant, new StreamAggregate(leaseStream(episodeId, participant), store, leaseKind));
   }
 
   get owner(): string {

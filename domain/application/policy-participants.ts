@@ -37,10 +37,10 @@ const schedulerPolicyOf = (policy: CompiledPolicy, participantAddress: string): 
   };
 };
 
-export const schedulerKey = (policyAddress: string, participantAddress: string): string => schedulerStream(policyAddress, participantAddress);
+export const schedulerKey = (episodeId: string, policyAddress: string, participantAddress: string): string => schedulerStream(episodeId, policyAddress, participantAddress);
 
-/** A scheduler for each participant of each v1 policy of the scenario. */
-export const policyParticipantsOf = (compiled: CompiledScenario, store: EventStore): PolicyParticipants => {
+/** A scheduler for each participant of each v1 policy of the scenario, in the episode. */
+export const policyParticipantsOf = (compiled: CompiledScenario, store: EventStore, episodeId: string): PolicyParticipants => {
   const byKey = new Map<string, PolicyParticipant>();
   const byParticipant = new Map<string, PolicyParticipant[]>();
   for (const policy of compiled.policies) {
@@ -50,11 +50,11 @@ export const policyParticipantsOf = (compiled: CompiledScenario, store: EventSto
       const entry: PolicyParticipant = {
         policy,
         schedulerPolicy,
-        scheduler: schedulerAggregate(store, policy.address, participant),
+        scheduler: schedulerAggregate(store, episodeId, policy.address, participant),
         admissionContext: undefined,
         outerActions: new Map(),
       };
-      byKey.set(schedulerKey(policy.address, participant), entry);
+      byKey.set(schedulerKey(episodeId, policy.address, participant), entry);
       const ofParticipant = byParticipant.get(participant);
       if (ofParticipant === undefined) byParticipant.set(participant, [entry]);
       else ofParticipant.push(entry);

@@ -61,7 +61,11 @@ export const recoverInterrupted = async (context: RuntimeContext, openInvocation
   }
   if (openInvocations !== undefined) {
     const seen = new Set<string>();
-    const listed = openInvocations.listOpen().filter((row) => !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
+    // The view lists every episode's open invocations: another episode's are never touched here.
+    const episodeId = context.options.episodeId;
+    const listed = openInvocations
+      .listOpen()
+      .filter((row) => row.episode_id === episodeId && !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
     await recoverConcurrently(listed, (row) => recoverListed(context, row, owners.get(row.invocation_action_instance_id)));
   }
   // Attempts still in flight: interrupted before their invocation opened, after it closed, or not yet
@@ -81,7 +85,7 @@ export const recoverInterrupted = async (context: RuntimeContext, openInvocation
  */
 const recoverListed = async (context: RuntimeContext, row: OpenInvocationEntry, owner: PolicyParticipant | undefined): Promise<void> => {
   const invocationId = row.invocation_action_instance_id;
-  const aggregate = interruptedInvocationAggregate(context.options.store, invocationId);
+  const aggregate = interruptedInvocationAggregate(context.options.store, context.options.episodeId, invocationId);
   const restored = row.recovery !== undefined && row.revision !== undefined && aggregate.restore(row.recovery, row.revision);
   if (!restored) await must(aggregate.load(), `reading ${aggregate.stream}`);
   if (aggregate.state.status !== 'open') return recoverInvocation(context, invocationId, owner);
@@ -108,7 +112,7 @@ export const recoverSchedulers = async (context: RuntimeContext, entries: readon
 
 /** Settles and closes an interrupted invocation (if open) and counts its attempt (if in flight under `owner`). */
 const recoverInvocation = async (context: RuntimeContext, invocationId: string, owner: PolicyParticipant | undefined): Promise<void> => {
-  const aggregate = invocationAggregate(context.options.store, invocationId);
+  const aggregate = invocationAggregate(context.options.store, context.options.episodeId, invocationId);
   await must(aggregate.load(), `reading ${aggregate.stream}`);
   if (aggregate.state.status === 'opened' && aggregate.state.lifecycle.status !== 'closed') {
     const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });

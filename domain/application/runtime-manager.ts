@@ -58,7 +58,7 @@ export class RuntimeManager {
     this.context = {
       options,
       registration,
-      schedulers: policyParticipantsOf(options.compiled, options.store),
+      schedulers: policyParticipantsOf(options.compiled, options.store, options.episodeId),
       held: new Set(),
       running: new Map(),
       crossingPolicy: { installed: options.crossingPolicyInstalled ?? false },
@@ -215,7 +215,7 @@ export class RuntimeManager {
 
   /** Whether the participant's scheduler under `policyAddress` is stopped, and why. */
   schedulerStatus(policyAddress: string, participantAddress: string): SchedulerState | undefined {
-    return this.context.schedulers.byKey.get(schedulerKey(policyAddress, participantAddress))?.scheduler.state;
+    return this.context.schedulers.byKey.get(schedulerKey(this.context.options.episodeId, policyAddress, participantAddress))?.scheduler.state;
   }
 
   /**

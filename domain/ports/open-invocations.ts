@@ -7,6 +7,8 @@ import type { SchedulerState } from '../scheduler';
  */
 export type OpenInvocationEntry = {
   readonly invocation_action_instance_id: string;
+  /** The invocation's episode: recovery of one episode settles only its own invocations. */
+  readonly episode_id: string;
   readonly recovery?: InterruptedInvocation;
   readonly revision?: number;
 };
@@ -17,7 +19,7 @@ export interface SchedulerSnapshot {
   readonly revision: number;
 }
 
-/** Keeps the open-invocations read model current and lists it; recovery starts from it. */
+/** Keeps the open-invocations read model current and lists it (every episode's); recovery starts from it. */
 export interface OpenInvocationsIndex {
   catchUp(): Promise<unknown>;
   listOpen(): readonly OpenInvocationEntry[];

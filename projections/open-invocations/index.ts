@@ -7,7 +7,7 @@ import {
   type InterruptedInvocationEvent,
   type InvocationOpened,
 } from '../../domain/invocation';
-import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { parseInvocationStream } from '../../domain/streams';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from './view';
@@ -30,13 +30,13 @@ export interface OpenInvocationsViews {
 /** Per views, the open invocations touched during the page in hand. */
 const pageFolds = new PageMemory<OpenInvocationFold>();
 
-/** The invocation's fold: from this page's memory, else from its row; undefined when it is not open here. */
-const foldOf = (rows: OpenInvocationsWrites, folds: Map<string, OpenInvocationFold>, invocationId: string): OpenInvocationFold | undefined => {
-  const inMemory = folds.get(invocationId);
+/** The invocation's fold, by its stream: from this page's memory, else from its row; undefined when it is not open here. */
+const foldOf = (rows: OpenInvocationsWrites, folds: Map<string, OpenInvocationFold>, stream: string): OpenInvocationFold | undefined => {
+  const inMemory = folds.get(stream);
   if (inMemory !== undefined) return inMemory;
-  const fold = rows.fold(invocationId);
+  const fold = rows.fold(stream);
   if (fold === undefined) return undefined;
-  folds.set(invocationId, fold);
+  folds.set(stream, fold);
   return fold;
 };
 
@@ -59,9 +59,10 @@ const foldEvent = (recorded: RecordedEvent, fold: InterruptedInvocation, invocat
 
 const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   const stream = recorded.stream;
-  if (!stream.startsWith(INVOCATION_STREAM_PREFIX)) return;
+  const name = parseInvocationStream(stream);
+  if (name === undefined) return;
   const rows = views.openInvocations;
-  const invocationId = stream.slice(INVOCATION_STREAM_PREFIX.length);
+  const invocationId = name.invocationActionInstanceId;
   const revision = Number(recorded.revision);
   const folds = pageFolds.of(rows);
   if (recorded.type === 'InvocationOpened') {
@@ -72,22 +73,22 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
         invocation_action_instance_id: opening.invocation_action_instance_id,
         stream,
         participant_address: opening.port_values.participant_address,
-        episode_id: opening.port_values.episode_id,
+        episode_id: name.episodeId,
         opened_at: opening.at,
         recovery,
         revision,
       },
       Number(recorded.position),
     );
-    folds.set(invocationId, { recovery, revision });
+    folds.set(stream, { recovery, revision });
     return;
   }
   if (recorded.type === 'InvocationClosed') {
-    folds.delete(invocationId);
-    rows.close(invocationId);
+    folds.delete(stream);
+    rows.close(stream);
     return;
   }
-  const fold = foldOf(rows, folds, invocationId);
+  const fold = foldOf(rows, folds, stream);
   // An invocation whose opening this view never saw, or one already closed (a late resolution).
   if (fold === undefined) return;
   const event = foldEvent(recorded, fold.recovery, invocationId);
@@ -100,12 +101,13 @@ const endPage = (views: OpenInvocationsViews): void => {
   const rows = views.openInvocations;
   const folds = pageFolds.take(rows);
   if (folds === undefined) return;
-  for (const [invocationId, fold] of folds) rows.updateFold(invocationId, fold);
+  for (const [stream, fold] of folds) rows.updateFold(stream, fold);
 };
 
 export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
   name: 'open-invocations',
-  version: 2,
+  // 3: keyed by stream (episode and invocation), so two episodes' invocations of one id never meet.
+  version: 3,
   setup(views) {
     views.openInvocations.setup();
   },
@@ -120,6 +122,6 @@ export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
   },
 };
 
-/** Invocations opened and not yet closed, oldest first, with the fold recovery decides from. */
+/** Invocations opened and not yet closed, of every episode, oldest first, with the fold recovery decides from. */
 export const listOpenInvocations = (views: { readonly openInvocations: OpenInvocationsReads }): readonly OpenInvocationRow[] =>
   views.openInvocations.listOpen();

@@ -19,14 +19,17 @@ export interface OpenInvocationFold {
   revision: number;
 }
 
-/** What the open-invocations projection writes, and the lookup its fold needs. */
+/**
+ * What the open-invocations projection writes, and the lookup its fold needs. Rows are keyed by the
+ * invocation's stream, which names its episode: invocation ids repeat across episodes.
+ */
 export interface OpenInvocationsWrites extends ViewRows {
   /** Records an invocation just opened (or replaces its row); `position` orders the list. */
   open(row: OpenInvocationRow, position: number): void;
-  /** The fold kept for an open invocation; undefined when the view holds no such open invocation. */
-  fold(invocationId: string): OpenInvocationFold | undefined;
-  updateFold(invocationId: string, fold: OpenInvocationFold): void;
-  close(invocationId: string): void;
+  /** The fold kept for an open invocation's stream; undefined when the view holds no such open invocation. */
+  fold(stream: string): OpenInvocationFold | undefined;
+  updateFold(stream: string, fold: OpenInvocationFold): void;
+  close(stream: string): void;
 }
 
 /** What the open-invocations queries read. */

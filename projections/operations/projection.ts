@@ -3,13 +3,15 @@ import type { OperationKind } from '../../domain/operations';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import { asInvocationEvent, asSchedulerEvent } from '../../domain/stored-events';
+import { episodeOfStream } from '../../domain/streams';
 import type { OperationRow, OperationsWrites } from './view';
 
 /**
  * Operations (docs/rules.md, operations): each outer scheduler attempt is an operation (its id is the
  * outer action instance id), and each admitted tool action a child operation whose parent is that
  * outer one. A state only moves forward; events of the two aggregates may reach the view in either
- * order.
+ * order. Operation ids repeat across episodes (they come from the scenario's addresses), so a row is
+ * keyed by its episode, read from the stream's name, and its id.
  */
 
 export type OuterOperationState = 'scheduled' | 'opened' | 'dispatched' | 'settled';
@@ -22,12 +24,12 @@ export interface OperationsViews {
   readonly operations: OperationsWrites;
 }
 
-const emptyRow = (operationId: string, kind: OperationKind, at: string): OperationRow => ({
+const emptyRow = (episodeId: string, operationId: string, kind: OperationKind, at: string): OperationRow => ({
   operation_id: operationId,
   operation_kind: kind,
   parent_operation_id: null,
   participant_address: null,
-  episode_id: null,
+  episode_id: episodeId,
   action_contract_address: null,
   state: kind === 'outer_action' ? 'scheduled' : 'admitted',
   settlement: null,
@@ -46,19 +48,22 @@ const emptyRow = (operationId: string, kind: OperationKind, at: string): Operati
 type PageRow = { readonly row: OperationRow; readonly stored: boolean };
 
 /**
- * The rows the page in hand changed: an operation's events mostly come in one page (a tool action's
- * admission, dispatch and settlement), so each row is read once and written once per page, not per event.
+ * The rows the page in hand changed, by episode and operation id: an operation's events mostly come in
+ * one page (a tool action's admission, dispatch and settlement), so each row is read once and written
+ * once per page, not per event.
  */
 const pageRows = new PageMemory<PageRow>();
 
 /** Finds the row (in the page, then in the views, or starts one) and lets `change` edit it. */
-const upsert = (rows: OperationsWrites, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
+const upsert = (rows: OperationsWrites, episodeId: string, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
   const page = pageRows.of(rows);
-  let held = page.get(operationId);
+  // An episode id has no '/', so the key names one (episode, operation) pair.
+  const key = `${episodeId}/${operationId}`;
+  let held = page.get(key);
   if (held === undefined) {
-    const stored = rows.find(operationId);
-    held = { row: stored ?? emptyRow(operationId, kind, at), stored: stored !== undefined };
-    page.set(operationId, held);
+    const stored = rows.find(episodeId, operationId);
+    held = { row: stored ?? emptyRow(episodeId, operationId, kind, at), stored: stored !== undefined };
+    page.set(key, held);
   }
   const row = held.row;
   change(row);
@@ -84,47 +89,47 @@ const advance = (row: OperationRow, state: string): void => {
 const applyInvocationEvent = (views: OperationsWrites, recorded: RecordedEvent): boolean => {
   const event = asInvocationEvent(recorded);
   if (event === undefined) return false;
+  const episodeId = episodeOfStream(recorded.stream);
+  if (episodeId === undefined) return true;
   switch (event.type) {
     case 'InvocationOpened':
-      upsert(views, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
+      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
         row.participant_address = event.port_values.participant_address;
-        row.episode_id = event.port_values.episode_id;
         row.action_contract_address = event.outer_action.action_contract_address;
         advance(row, 'opened');
       });
       break;
     case 'InvocationActivated':
-      upsert(views, event.invocation_action_instance_id, 'outer_action', event.at, (row) => advance(row, 'dispatched'));
+      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => advance(row, 'dispatched'));
       break;
     case 'InvocationClosed':
-      upsert(views, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
+      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
         advance(row, 'settled');
         row.settlement = event.outcome;
         row.settlement_reason = event.outcome === 'invalid_result' ? event.reason : event.recovered ? 'recovered after a restart' : null;
       });
       break;
     case 'ToolActionAdmitted':
-      upsert(views, event.action_instance_id, 'tool_action', event.at, (row) => {
+      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
         row.parent_operation_id = event.invocation_action_instance_id;
         row.participant_address = event.request.participant_address;
-        row.episode_id = event.request.episode_id;
         row.action_contract_address = event.request.action_contract_address;
         row.tool_call_id = event.tool_call_id;
         row.admission_ordinal = event.admission_ordinal;
       });
       break;
     case 'ToolActionDispatched':
-      upsert(views, event.action_instance_id, 'tool_action', event.at, (row) => advance(row, 'dispatched'));
+      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => advance(row, 'dispatched'));
       break;
     case 'ToolActionSettled':
-      upsert(views, event.action_instance_id, 'tool_action', event.at, (row) => {
+      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
         advance(row, 'settled');
         row.settlement = event.settlement;
         row.settlement_reason = event.settlement === 'completed' ? null : event.reason;
       });
       break;
     case 'ToolActionResolved':
-      upsert(views, event.action_instance_id, 'tool_action', event.at, (row) => {
+      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
         row.resolution_effect = event.effect;
         row.resolution_evidence_ref = event.evidence_ref;
         row.resolved_at = event.at;
@@ -137,13 +142,15 @@ const applyInvocationEvent = (views: OperationsWrites, recorded: RecordedEvent):
 const applySchedulerEvent = (views: OperationsWrites, recorded: RecordedEvent): void => {
   const event = asSchedulerEvent(recorded);
   if (event === undefined) return;
+  const episodeId = episodeOfStream(recorded.stream);
+  if (episodeId === undefined) return;
   if (event.type === 'AttemptStarted') {
-    upsert(views, event.action_instance_id, 'outer_action', event.at, (row) => {
+    upsert(views, episodeId, event.action_instance_id, 'outer_action', event.at, (row) => {
       row.participant_address = event.participant_address;
       row.action_contract_address = event.action_contract_address;
     });
   } else if (event.type === 'AttemptFinished') {
-    upsert(views, event.action_instance_id, 'outer_action', event.at, (row) => {
+    upsert(views, episodeId, event.action_instance_id, 'outer_action', event.at, (row) => {
       row.attempt_outcome = event.outcome;
     });
   }
@@ -151,7 +158,8 @@ const applySchedulerEvent = (views: OperationsWrites, recorded: RecordedEvent): 
 
 export const operationsProjection: Projection<OperationsViews> = {
   name: 'operations',
-  version: 1,
+  // 2: keyed by episode and operation id.
+  version: 2,
   setup(views) {
     views.operations.setup();
   },

@@ -31,14 +31,14 @@ export interface OperationsReadViews {
   readonly operations: OperationsReads;
 }
 
-/** The operation's state as far as the projection has caught up; undefined for an unknown id. */
-export const getOperation = (views: OperationsReadViews, operationId: string): OperationStatus | undefined => {
-  const row = views.operations.operation(operationId);
+/** The operation's state in the episode as far as the projection has caught up; undefined for an unknown id. */
+export const getOperation = (views: OperationsReadViews, episodeId: string, operationId: string): OperationStatus | undefined => {
+  const row = views.operations.operation(episodeId, operationId);
   return row === undefined ? undefined : toStatus(row);
 };
 
-/** The tool actions of an outer operation, in admission order. */
-export const childOperations = (views: OperationsReadViews, parentOperationId: string): readonly OperationStatus[] =>
-  views.operations.children(parentOperationId).map(toStatus);
+/** The tool actions of an outer operation of the episode, in admission order. */
+export const childOperations = (views: OperationsReadViews, episodeId: string, parentOperationId: string): readonly OperationStatus[] =>
+  views.operations.children(episodeId, parentOperationId).map(toStatus);
 
 export { OPERATION_DOMAIN, type OperationStatus };

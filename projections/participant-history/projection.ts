@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { InvocationOpened } from '../../domain/invocation';
-import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
+import { parseInvocationStream } from '../../domain/streams';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import type { OpenedFor, ParticipantHistoryWrites } from './view';
@@ -30,39 +30,39 @@ type Pending = OpenedFor & { readonly persisted: boolean };
 /** Per views, the invocations opened during the page in hand, or read from what earlier pages kept. */
 const pageBuffers = new PageMemory<Pending>();
 
-/** The open invocation's participant and episode: from this page's memory, else from the views. */
-const pendingOf = (rows: ParticipantHistoryWrites, buffer: Map<string, Pending>, invocationId: string): Pending | undefined => {
-  const inMemory = buffer.get(invocationId);
+/** The open invocation's participant and episode, by its stream: from this page's memory, else from the views. */
+const pendingOf = (rows: ParticipantHistoryWrites, buffer: Map<string, Pending>, stream: string): Pending | undefined => {
+  const inMemory = buffer.get(stream);
   if (inMemory !== undefined) return inMemory;
-  const stored = rows.opened(invocationId);
+  const stored = rows.opened(stream);
   if (stored === undefined) return undefined;
   return { participant: stored.participant, episode: stored.episode, persisted: true };
 };
 
 const apply = (views: ParticipantHistoryViews, recorded: RecordedEvent): void => {
   const stream = recorded.stream;
-  if (!stream.startsWith(INVOCATION_STREAM_PREFIX)) return;
+  const name = parseInvocationStream(stream);
+  if (name === undefined) return;
   const rows = views.participantHistory;
   // The engine appends each event under its own type, and each invocation's events to its own stream.
   const type = recorded.type;
   if (type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
-    pageBuffers.of(rows).set(stream.slice(INVOCATION_STREAM_PREFIX.length), {
+    pageBuffers.of(rows).set(stream, {
       participant: opening.port_values.participant_address,
-      episode: opening.port_values.episode_id,
+      episode: name.episodeId,
       persisted: false,
     });
     return;
   }
   if (type !== 'InvocationClosed') return;
-  const invocationId = stream.slice(INVOCATION_STREAM_PREFIX.length);
   const buffer = pageBuffers.of(rows);
-  const pending = pendingOf(rows, buffer, invocationId);
+  const pending = pendingOf(rows, buffer, stream);
   // An invocation whose opening this view never saw cannot form a history.
   if (pending === undefined) return;
-  rows.appendClosed({ participant: pending.participant, episode: pending.episode, invocation: invocationId, closingRevision: Number(recorded.revision) });
-  if (pending.persisted) rows.forgetOpened(invocationId);
-  buffer.delete(invocationId);
+  rows.appendClosed({ participant: pending.participant, episode: pending.episode, invocation: name.invocationActionInstanceId, closingRevision: Number(recorded.revision) });
+  if (pending.persisted) rows.forgetOpened(stream);
+  buffer.delete(stream);
 };
 
 /** Keeps the invocations opened during the page and still open in the views. */
@@ -70,14 +70,15 @@ const endPage = (views: ParticipantHistoryViews): void => {
   const rows = views.participantHistory;
   const buffer = pageBuffers.take(rows);
   if (buffer === undefined) return;
-  for (const [invocationId, pending] of buffer) {
-    if (!pending.persisted) rows.keepOpened(invocationId, pending);
+  for (const [stream, pending] of buffer) {
+    if (!pending.persisted) rows.keepOpened(stream, pending);
   }
 };
 
 export const participantHistoryProjection: Projection<ParticipantHistoryViews> = {
   name: 'participant-history',
-  version: 4,
+  // 5: open invocations kept by stream (episode and invocation); the episode read from the stream name.
+  version: 5,
   setup(views) {
     views.participantHistory.setup();
   },

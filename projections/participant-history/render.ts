@@ -42,7 +42,7 @@ export const renderInvocationHistory = async (
   store: EventStore,
   row: HistoryIndexRow,
 ): Promise<readonly BehaviorHistoryEvent[] | HistoryUnavailable> => {
-  const read = await store.readStream(invocationStream(row.invocation), { maxCount: row.closingRevision + 1 });
+  const read = await store.readStream(invocationStream(row.episode, row.invocation), { maxCount: row.closingRevision + 1 });
   if (read.kind !== 'read') return historyUnavailable(row, read.reason, STORE_ADVICE);
   return renderRecordedInvocationHistory(row, read.events);
 };
@@ -55,7 +55,7 @@ export const renderRecordedInvocationHistory = (
   row: HistoryIndexRow,
   streamEvents: readonly RecordedEvent[],
 ): readonly BehaviorHistoryEvent[] | HistoryUnavailable => {
-  const stream = invocationStream(row.invocation);
+  const stream = invocationStream(row.episode, row.invocation);
   const recorded = streamEvents.length > row.closingRevision + 1 ? streamEvents.slice(0, row.closingRevision + 1) : streamEvents;
   const where = `the view says invocation ${row.invocation} closed at revision ${row.closingRevision} of stream '${stream}'`;
   if (recorded.length !== row.closingRevision + 1) {

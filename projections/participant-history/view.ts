@@ -24,11 +24,11 @@ export interface OpenedFor {
 export interface ParticipantHistoryWrites extends ViewRows {
   /** Adds a closed invocation's row after every row added before it. */
   appendClosed(row: HistoryIndexRow): void;
-  /** Keeps an invocation still open at a page's end, for the page that closes it. */
-  keepOpened(invocationId: string, openedFor: OpenedFor): void;
-  /** An invocation kept open by an earlier page; undefined when none is. */
-  opened(invocationId: string): OpenedFor | undefined;
-  forgetOpened(invocationId: string): void;
+  /** Keeps an invocation still open at a page's end, by its stream (which names its episode), for the page that closes it. */
+  keepOpened(stream: string, openedFor: OpenedFor): void;
+  /** An invocation's stream kept open by an earlier page; undefined when none is. */
+  opened(stream: string): OpenedFor | undefined;
+  forgetOpened(stream: string): void;
 }
 
 /** What the participant-history queries read. */

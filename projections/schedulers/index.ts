@@ -1,22 +1,20 @@
-import { SCHEDULER_STREAM_PREFIX } from '../../domain/streams';
+import { parseSchedulerStream, type SchedulerStreamName } from '../../domain/streams';
 import type { Projection } from '../runner';
 import { asSchedulerEvent } from '../../domain/stored-events';
-import type { SchedulerStatus, SchedulersReads, SchedulersWrites } from './view';
+import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from './view';
 
-export type { SchedulerStatus, SchedulersReads, SchedulersWrites } from './view';
+export type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from './view';
 
 /** The views this projection keeps its rows in. */
 export interface SchedulersViews {
   readonly schedulers: SchedulersWrites;
 }
 
-/** A scheduler's status before its first event; its stream is `scheduler-<policy>|<participant>` (addresses never hold '|'). */
-const initial = (stream: string, at: string): SchedulerStatus => {
-  const rest = stream.slice(SCHEDULER_STREAM_PREFIX.length);
-  const bar = rest.indexOf('|');
+/** A scheduler's status before its first event; its stream names its episode, policy and participant. */
+const initial = (name: SchedulerStreamName, at: string): SchedulerStatus => {
   return {
-    policy_address: rest.slice(0, bar),
-    participant_address: rest.slice(bar + 1),
+    policy_address: name.policyAddress,
+    participant_address: name.participantAddress,
     status: 'running',
     stopped_by: null,
     unresolved_action_ids: [],
@@ -28,7 +26,8 @@ const initial = (stream: string, at: string): SchedulerStatus => {
 
 export const schedulersProjection: Projection<SchedulersViews> = {
   name: 'schedulers',
-  version: 1,
+  // 2: each row names its episode.
+  version: 2,
   setup(views) {
     views.schedulers.setup();
   },
@@ -37,9 +36,10 @@ export const schedulersProjection: Projection<SchedulersViews> = {
   },
   apply(views, recorded) {
     const event = asSchedulerEvent(recorded);
-    if (event === undefined) return;
+    const name = parseSchedulerStream(recorded.stream);
+    if (event === undefined || name === undefined) return;
     const rows = views.schedulers;
-    const current = rows.status(recorded.stream) ?? initial(recorded.stream, event.at);
+    const current = rows.status(recorded.stream) ?? initial(name, event.at);
     let next: SchedulerStatus;
     switch (event.type) {
       case 'AttemptStarted':
@@ -78,10 +78,13 @@ export const schedulersProjection: Projection<SchedulersViews> = {
         next = { ...current, execution_generation: event.execution_generation, updated_at: event.at };
         break;
     }
-    rows.save(recorded.stream, next);
+    rows.save(recorded.stream, name.episodeId, next);
   },
 };
 
-/** Every scheduler seen, by participant then policy; narrowed to one participant when given. */
-export const listSchedulers = (views: { readonly schedulers: SchedulersReads }, participant?: string): readonly SchedulerStatus[] =>
-  views.schedulers.list(participant);
+/** Every scheduler seen, by participant then policy; narrowed to an episode, a participant, or both, when given. */
+export const listSchedulers = (views: { readonly schedulers: SchedulersReads }, filter: SchedulerFilter = {}): readonly SchedulerStatus[] =>
+  views.schedulers.list(filter);
+
+/** Every episode with a scheduler (so with an attempt) in the store, in the order each first appeared. */
+export const listEpisodes = (views: { readonly schedulers: SchedulersReads }): readonly string[] => views.schedulers.episodes();

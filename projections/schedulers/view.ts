@@ -25,11 +25,19 @@ export interface SchedulerStatus {
 export interface SchedulersWrites extends ViewRows {
   /** The scheduler's status as last saved; undefined for a stream not seen yet. */
   status(stream: string): SchedulerStatus | undefined;
-  save(stream: string, status: SchedulerStatus): void;
+  /** Saves the status of the scheduler stream, which belongs to the episode. */
+  save(stream: string, episodeId: string, status: SchedulerStatus): void;
+}
+
+export interface SchedulerFilter {
+  readonly episode?: string;
+  readonly participant?: string;
 }
 
 /** What the scheduler queries read. */
 export interface SchedulersReads {
-  /** Every scheduler seen, by participant then policy; narrowed to one participant when given. */
-  list(participant?: string): readonly SchedulerStatus[];
+  /** Every scheduler seen, by participant then policy; narrowed by the filter. */
+  list(filter: SchedulerFilter): readonly SchedulerStatus[];
+  /** Every episode with a scheduler, in the order each was first seen. */
+  episodes(): readonly string[];
 }

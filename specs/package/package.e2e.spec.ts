@@ -118,6 +118,7 @@ describe('the package, packed and installed into an empty project', () => {
     const ran = run(project, process.execPath, [join(project, 'out', 'embed.js')]);
     expect(ran.stderr).toBe('');
     expect(ran.stdout.trim()).toBe('3 invocations, 3 tool actions, sound: true');
-    expect(readdirSync(join(project, 'esdata'))).toEqual(expect.arrayContaining(['events.sqlite', 'views.sqlite', 'job.json']));
+    expect(readdirSync(join(project, 'esdata'))).toEqual(expect.arrayContaining(['events.sqlite', 'views.sqlite', 'jobs']));
+    expect(readdirSync(join(project, 'esdata', 'jobs'))).toHaveLength(1);
   });
 });

@@ -6,8 +6,11 @@ import { followAudit } from '../audit-follow';
 import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
+import type { Built } from '../built';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
+import { EPISODE_HELP, episodesOf, pickEpisode, storeOfEpisodes } from '../episode-choice';
+import type { Workspace } from '../workspace';
 
 export const SOUND_SENTENCE =
   'every settled tool action has exactly its three history events, admission ordinals run 1, 2, 3... in each invocation, and each invocation\'s tool triples come immediately before its outer triple';
@@ -129,7 +132,13 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
     io.stderr(`raes-tools audit: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
-  const follower = followAudit(opened.workspace.store, auditFilter(options), io.stdout);
+  const filter = await episodeFilter(opened.workspace, options);
+  if (!filter.ok) {
+    await opened.workspace.close();
+    io.stderr(`raes-tools audit: ${filter.message}\n`);
+    return filter.exit;
+  }
+  const follower = followAudit(opened.workspace.store, filter.value, io.stdout);
   const onSignal = (): void => void follower.stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -165,8 +174,13 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
   }
   const spool = new TextSpool();
   try {
+    const filter = await episodeFilter(opened.workspace, options);
+    if (!filter.ok) {
+      io.stderr(`raes-tools audit: ${filter.message}\n`);
+      return filter.exit;
+    }
     let first = true;
-    const walked = await walkAudit(opened.workspace, auditFilter(options), (invocation) => {
+    const walked = await walkAudit(opened.workspace, filter.value, (invocation) => {
       if (options.json) {
         spool.write(`${first ? '' : ',\n'}${jsonMember(invocation)}`);
       } else {
@@ -200,6 +214,20 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
   }
 };
 
+/**
+ * The filter with its episode: the one asked for, else the only one the store holds (several: a usage
+ * error). Audit verifies one episode at a time. When the views cannot catch up, the filter stays as
+ * asked: the audit then reports that failure with the integrity findings that may explain it.
+ */
+const episodeFilter = async (workspace: Workspace, options: AuditOptions): Promise<Built<HistoryFilter>> => {
+  const filter = auditFilter(options);
+  const known = await episodesOf(workspace);
+  if (!known.ok) return { ok: true, value: filter };
+  const picked = pickEpisode(options.episode, known.value, storeOfEpisodes(workspace));
+  if (!picked.ok) return picked;
+  return { ok: true, value: picked.value === undefined ? filter : auditFilter({ ...options, episode: picked.value }) };
+};
+
 const auditFilter = (options: AuditOptions): HistoryFilter => ({
   ...(options.participant === undefined ? {} : { participant: options.participant }),
   ...(options.episode === undefined ? {} : { episode: options.episode }),
@@ -211,12 +239,15 @@ export const registerAudit = (program: Command, io: CliIo, setExit: (code: numbe
     .command('audit')
     .description('catch the projections up, print the tool history and verify it')
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
-    .option('--episode <id>', 'only this episode')
+    .option('--episode <id>', 'the episode to audit (default: the only one the store holds)')
     .option('--invocation <id>', 'only this invocation (its outer action instance id)')
     .option('--json', 'print the report as JSON')
     .option('--follow', 'read only: print each tool action as it settles and each invocation as it closes, from the log\'s start, until Ctrl-C');
   storeOptions(command)
-    .addHelpText('after', `\nVerified: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}. The first finding names the first event where the history breaks.\nExit codes: 0 sound, 1 findings (or the store failed), 2 usage error.`)
+    .addHelpText(
+      'after',
+      `\nAudit verifies one episode at a time. ${EPISODE_HELP}\nVerified: ${SOUND_SENTENCE}; ${INTEGRITY_SENTENCE}. The integrity covers the whole store. The first finding names the first event where the history breaks.\nExit codes: 0 sound, 1 findings, an unknown episode (or the store failed), 2 usage error.`,
+    )
     .action(async (opts: { participant?: string; episode?: string; invocation?: string; json?: boolean; follow?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runAudit(

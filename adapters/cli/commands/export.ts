@@ -6,6 +6,7 @@ import { openSink } from '../export-sink';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
+import { chooseEpisode, EPISODE_HELP } from '../episode-choice';
 import { runTelemetryExport } from './telemetry';
 
 export interface ExportOptions extends StoreFlags {
@@ -31,6 +32,13 @@ export const runExport = async (options: ExportOptions, io: CliIo, now: () => Da
   }
   const workspace = opened.workspace;
   try {
+    // Before the sink: a usage error leaves no file behind.
+    const chosen = await chooseEpisode(workspace, options.episode);
+    if (!chosen.ok) {
+      io.stderr(`raes-tools export: ${chosen.message}\n`);
+      return chosen.exit;
+    }
+    const episode = chosen.value;
     const sinkOpened = openSink(options.out, io);
     if (!sinkOpened.ok) {
       io.stderr(`raes-tools export: ${sinkOpened.message}\n`);
@@ -45,7 +53,7 @@ export const runExport = async (options: ExportOptions, io: CliIo, now: () => Da
           format,
           generatedAt: now().toISOString(),
           ...(options.participant === undefined ? {} : { participant: options.participant }),
-          ...(options.episode === undefined ? {} : { episode: options.episode }),
+          ...(episode === undefined ? {} : { episode }),
           ...(options.progress ? { onProgress: (line: string) => io.stderr(`${line}\n`) } : {}),
         },
         sink,
@@ -85,6 +93,8 @@ their chain links, the chain heads, an Ed25519 signature; docs/integrity.md), ch
   otlp   the closed invocations as OpenTelemetry spans and metrics, sent to --endpoint (or
          OTEL_EXPORTER_OTLP_ENDPOINT) over OTLP/HTTP, as \`telemetry export\` does (docs/observability.md)
 Only closed invocations have history; a file is written as <file>.partial and renamed when complete.
+json and jsonl export one episode: ${EPISODE_HELP} --bundle holds every episode; otlp, without
+--episode, every episode.
 Exit codes: 0 exported, 1 unknown participant or episode (or the store failed), 2 usage error.`;
 
 export const registerExport = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
@@ -92,7 +102,7 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
     .command('export')
     .description('write the stored history as RAES documents (event stream, participant history views, operation statuses)')
     .option('--participant <address>', 'only this participant (e.g. participant.behavior.participant-agent)')
-    .option('--episode <id>', 'only this episode')
+    .option('--episode <id>', 'the episode to export (default: the only one the store holds)')
     .option('--format <format>', 'json, jsonl, or otlp (spans and metrics sent to an OTLP/HTTP endpoint)', 'json')
     .option('--endpoint <url>', 'with --format otlp: the OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
     .option('--out <file>', 'the file to write, or - for stdout', '-')

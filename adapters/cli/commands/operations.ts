@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { childOperations, getOperation, type OperationStatus } from '../../../projections';
 import { catchUpViews } from '../audit-report';
+import { chooseEpisode, EPISODE_HELP } from '../episode-choice';
 import { table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
@@ -30,7 +31,7 @@ const describe = (operation: OperationStatus): string => {
   return lines.map(([key, value]) => `${key.padEnd(width)}  ${value}\n`).join('');
 };
 
-export const runOperationsGet = async (operationId: string, options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
+export const runOperationsGet = async (operationId: string, options: StoreFlags & { readonly json: boolean; readonly episode?: string }, io: CliIo): Promise<number> => {
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools operations get: ${opened.message}\n`);
@@ -43,12 +44,18 @@ export const runOperationsGet = async (operationId: string, options: StoreFlags 
       io.stderr(`raes-tools operations get: ${caught.message}\n`);
       return caught.exit;
     }
-    const operation = getOperation(workspace.views, operationId);
-    if (operation === undefined) {
-      io.stderr(`raes-tools operations get: no operation ${operationId} in ${workspace.dataDir}; \`raes-tools audit\` lists the invocations and tool actions\n`);
+    const chosen = await chooseEpisode(workspace, options.episode);
+    if (!chosen.ok) {
+      io.stderr(`raes-tools operations get: ${chosen.message}\n`);
+      return chosen.exit;
+    }
+    const episode = chosen.value;
+    const operation = episode === undefined ? undefined : getOperation(workspace.views, episode, operationId);
+    if (episode === undefined || operation === undefined) {
+      io.stderr(`raes-tools operations get: no operation ${operationId} in ${episode === undefined ? workspace.dataDir : `episode ${episode}`}; \`raes-tools audit\` lists the invocations and tool actions\n`);
       return EXIT_INVALID;
     }
-    const children = operation.operation_kind === 'outer_action' ? childOperations(workspace.views, operationId) : [];
+    const children = operation.operation_kind === 'outer_action' ? childOperations(workspace.views, episode, operationId) : [];
     if (options.json) {
       io.stdout(`${JSON.stringify({ operation, child_operations: children }, null, 2)}\n`);
     } else {
@@ -74,14 +81,15 @@ export const registerOperations = (program: Command, io: CliIo, setExit: (code: 
     .command('get')
     .description('print an operation (an outer action instance id, or a tool action id <invocation>:tool=<n>)')
     .argument('<id>', 'operation id')
+    .option('--episode <id>', 'the episode the operation belongs to (operation ids repeat across episodes)')
     .option('--json', 'print the operation status (and its child operations) as JSON');
   storeOptions(get)
-    .addHelpText('after', '\nExit codes: 0 found, 1 no such operation (or the store failed), 2 usage error.')
-    .action(async (id: string, opts: { json?: boolean; store?: string; dataDir?: string }) => {
+    .addHelpText('after', `\n${EPISODE_HELP}\nExit codes: 0 found, 1 no such operation or episode (or the store failed), 2 usage error.`)
+    .action(async (id: string, opts: { episode?: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runOperationsGet(
           id,
-          storeFlagsOf(opts),
+          { ...storeFlagsOf(opts), ...(opts.episode === undefined ? {} : { episode: opts.episode }) },
           io,
         ),
       );

@@ -57,7 +57,10 @@ export const registerProjections = (program: Command, io: CliIo, setExit: (code:
     .argument('[name]', `one of ${NAMES.join(', ')}`)
     .option('--json', 'print the result as JSON');
   storeOptions(rebuild)
-    .addHelpText('after', '\nProgress goes to stderr. Exit codes: 0 rebuilt, 1 the store or a projection failed, 2 usage error (unknown name).')
+    .addHelpText(
+      'after',
+      '\nThe views of a data dir hold every episode of its store, each keyed by its episode: a rebuild replays every episode (there is no --episode).\nProgress goes to stderr. Exit codes: 0 rebuilt, 1 the store or a projection failed, 2 usage error (unknown name).',
+    )
     .action(async (name: string | undefined, opts: { json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runProjectionsRebuild(

@@ -5,11 +5,14 @@ import { openOperatorEngine } from '../engine';
 import { invocationLabel, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
 import { describeProgress } from '../progress';
+import { EPISODE_HELP } from '../episode-choice';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import type { StoreFlags } from '../workspace';
 
 export interface RecoveryReport {
   readonly data_dir: string;
+  /** The episode recovered: another episode's invocations are never touched. */
+  readonly episode_id: string;
   readonly recovered_invocations: readonly { readonly invocation_action_instance_id: string; readonly outcome: string; readonly indeterminate_action_ids: readonly string[] }[];
   readonly settled_tool_actions: readonly { readonly action_instance_id: string; readonly settlement: string }[];
   readonly stopped_schedulers: readonly { readonly participant_address: string; readonly reason: string }[];
@@ -28,10 +31,10 @@ const formatHeldElsewhere = (held: readonly LeaseHeldElsewhere[] | undefined): s
 const formatRecovery = (report: RecoveryReport): string => {
   if (report.recovered_invocations.length === 0 && report.settled_tool_actions.length === 0) {
     const held = report.held_elsewhere ?? [];
-    if (held.length === 0) return `nothing to recover in ${report.data_dir}: no invocation was left open\n`;
-    return `nothing to recover in ${report.data_dir} for the participants no other engine holds\n${formatHeldElsewhere(held)}`;
+    if (held.length === 0) return `nothing to recover in episode ${report.episode_id} (${report.data_dir}): no invocation was left open\n`;
+    return `nothing to recover in episode ${report.episode_id} (${report.data_dir}) for the participants no other engine holds\n${formatHeldElsewhere(held)}`;
   }
-  let text = `recovered in ${report.data_dir}:\n`;
+  let text = `recovered in episode ${report.episode_id} (${report.data_dir}):\n`;
   for (const invocation of report.recovered_invocations) {
     text += `  ${invocationLabel(invocation.invocation_action_instance_id)} closed as interrupted (attempt ${invocation.outcome}): ${invocation.invocation_action_instance_id}\n`;
   }
@@ -55,14 +58,14 @@ const formatRecovery = (report: RecoveryReport): string => {
   return text;
 };
 
-export const runRecover = async (options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
+export const runRecover = async (options: StoreFlags & { readonly json: boolean; readonly episode?: string }, io: CliIo): Promise<number> => {
   const progress: RuntimeProgress[] = [];
   const engine = await openOperatorEngine('recover', options, (event) => progress.push(event));
   if (!engine.ok) {
     io.stderr(`raes-tools recover: ${engine.message}\n`);
     return engine.exit;
   }
-  const { workspace, manager } = engine.value;
+  const { workspace, manager, job } = engine.value;
   try {
     await manager.start();
     const heldElsewhere = manager instanceof LeasedRuntimeManager ? manager.heldElsewhere() : [];
@@ -70,6 +73,7 @@ export const runRecover = async (options: StoreFlags & { readonly json: boolean 
     const failures = progress.filter((event) => event.kind === 'storage_failure');
     const report: RecoveryReport = {
       data_dir: workspace.dataDir,
+      episode_id: job.episode_id,
       recovered_invocations: progress.flatMap((event) =>
         event.kind === 'invocation_closed' && event.recovered
           ? [{ invocation_action_instance_id: event.invocation_action_instance_id, outcome: event.outcome, indeterminate_action_ids: event.indeterminate_action_ids }]
@@ -98,13 +102,14 @@ export const registerRecover = (program: Command, io: CliIo, setExit: (code: num
   const command = program
     .command('recover')
     .description('settle and close what an interrupted run left open (withheld if never dispatched, indeterminate if dispatched) and report it')
+    .option('--episode <id>', 'the episode to recover (default: the only one the store holds); no other episode is touched')
     .option('--json', 'print the report as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 done, 1 the store failed, 2 usage error.')
-    .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
+    .addHelpText('after', `\n${EPISODE_HELP} Recovery of one episode never touches another's invocations.\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 done, 1 the store failed or an unknown episode, 2 usage error.`)
+    .action(async (opts: { episode?: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runRecover(
-          storeFlagsOf(opts),
+          { ...storeFlagsOf(opts), ...(opts.episode === undefined ? {} : { episode: opts.episode }) },
           io,
         ),
       );

@@ -3,6 +3,7 @@ import type { ResolvedEffect } from '../../../domain/invocation';
 import { openOperatorEngine } from '../engine';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
 import { storeFlagsOf, storeOptions } from '../store-options';
+import { EPISODE_HELP } from '../episode-choice';
 import type { StoreFlags } from '../workspace';
 
 export interface ResolveOptions extends StoreFlags {
@@ -10,6 +11,7 @@ export interface ResolveOptions extends StoreFlags {
   readonly effect: ResolvedEffect;
   readonly evidence: string;
   readonly json: boolean;
+  readonly episode?: string;
 }
 
 /** Records an operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */
@@ -54,10 +56,11 @@ export const registerResolve = (program: Command, io: CliIo, setExit: (code: num
     .argument('<action-id>', 'tool action id, <invocation>:tool=<n>')
     .addOption(new Option('--effect <effect>', 'what the operator established').choices(['happened', 'absent']).makeOptionMandatory())
     .requiredOption('--evidence <ref>', 'reference to the evidence the operator relied on')
+    .option('--episode <id>', 'the episode of the tool action (default: the only one the store holds)')
     .option('--json', 'print the result as JSON');
   storeOptions(command)
-    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed, 2 usage error.')
-    .action(async (actionInstanceId: string, opts: { effect: ResolvedEffect; evidence: string; json?: boolean; store?: string; dataDir?: string }) => {
+    .addHelpText('after', `\n${EPISODE_HELP}\nIt takes the data dir writer lock and runs recovery of the episode first. Exit codes: 0 resolved, 1 refused (not indeterminate, already resolved, unknown) or the store failed or an unknown episode, 2 usage error.`)
+    .action(async (actionInstanceId: string, opts: { effect: ResolvedEffect; evidence: string; episode?: string; json?: boolean; store?: string; dataDir?: string }) => {
       setExit(
         await runResolve(
           {
@@ -65,6 +68,7 @@ export const registerResolve = (program: Command, io: CliIo, setExit: (code: num
             effect: opts.effect,
             evidence: opts.evidence,
             ...storeFlagsOf(opts),
+            ...(opts.episode === undefined ? {} : { episode: opts.episode }),
           },
           io,
         ),

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { startLiveTelemetry, telemetryConfigOf, type LiveTelemetry } from '../../telemetry';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { storeFlagsOf, storeOptions } from '../store-options';
@@ -14,7 +13,8 @@ import { formatDiagnostics, loadEngineInputs } from '../inputs';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { describeProgress } from '../progress';
 import { unreachableStore } from '../store-reachable';
-import { openWorkspace, readJob, writeJob, type StoreFlags } from '../workspace';
+import { openWorkspace, writeJob, type StoreFlags } from '../workspace';
+import { invalidEpisodeId, runEpisode } from '../episode-choice';
 
 export interface RunOptions extends StoreFlags {
   readonly scenarioPath: string;
@@ -130,9 +130,6 @@ class RunRecorder {
   }
 }
 
-const freshEpisodeId = (now: Date): string =>
-  `episode-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`;
-
 /**
  * The main job: recovers what an earlier run left, then advances the shared clock (N ticks, or until
  * every scheduler has stopped or used its attempts), with a progress line per step on `progress`.
@@ -151,25 +148,18 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
       return fail(EXIT_USAGE, `--participant names no participant of the scenario: ${unknown.join(', ')} (its participants: ${[...known].join(', ')})`);
     }
   }
+  const invalidEpisode = options.episode === undefined ? undefined : invalidEpisodeId(options.episode);
+  if (invalidEpisode !== undefined) return fail(EXIT_USAGE, invalidEpisode);
   const opened = await openWorkspace(options, { durable: false, writer: 'raes-tools run', followsLog: true });
   if (!opened.ok) return fail(opened.usage ? EXIT_USAGE : EXIT_INVALID, opened.message);
   const workspace = opened.workspace;
   try {
     const unreachable = await unreachableStore(workspace);
     if (unreachable !== undefined) return fail(EXIT_INVALID, unreachable);
-    let episodeId = options.episode ?? freshEpisodeId(new Date());
+    const chosen = runEpisode(workspace, options.episode);
+    if (!chosen.ok) return chosen;
+    const episodeId = chosen.value;
     if (workspace.kind !== 'memory') {
-      const job = readJob(workspace.dataDir);
-      if (job.kind === 'invalid') return fail(EXIT_USAGE, `the job file is unreadable: ${job.message}`);
-      if (job.kind === 'found') {
-        if (options.episode !== undefined && options.episode !== job.job.episode_id) {
-          return fail(
-            EXIT_USAGE,
-            `${workspace.dataDir} already holds episode ${job.job.episode_id}, whose schedulers continue across runs; use another --data-dir for episode ${options.episode}`,
-          );
-        }
-        episodeId = job.job.episode_id;
-      }
       writeJob(workspace.dataDir, { scenario_path: options.scenarioPath, manifest_path: options.manifestPath, episode_id: episodeId });
     }
 
@@ -239,7 +229,7 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         telemetry = undefined;
         let audit: AuditReport | undefined;
         if (options.audit === true || workspace.kind === 'memory') {
-          const report = await buildAuditReport(workspace, {});
+          const report = await buildAuditReport(workspace, { episode: episodeId });
           if (!report.ok) return report;
           audit = report.value;
         }
@@ -325,7 +315,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
     .argument('<scenario>', 'scenario file (YAML)')
     .requiredOption('-m, --manifest <manifest>', 'backend manifest file (JSON)')
     .option('--ticks <n>', 'ticks to advance (default: until every scheduler has stopped or used its attempts)', positiveInteger('--ticks'))
-    .option('--episode <id>', 'episode id (default: the one already in the data dir, else a fresh one)')
+    .option('--episode <id>', 'the episode to start or continue (default: the only one this data dir ran, else a fresh one); the store keeps each episode apart, beside the others')
     .option(
       '--participant <address...>',
       'on a server store shared by several engines: the participants this engine runs (default all that no other engine holds); it also takes over any whose engine died',
@@ -343,7 +333,7 @@ export const registerRun = (program: Command, io: CliIo, setExit: (code: number)
   storeOptions(command)
     .addHelpText(
       'after',
-      '\nA run first recovers what an interrupted run left in the data dir, then continues its schedulers.\nOn PostgreSQL or EventStoreDB several engines (each with its own --data-dir) may share the store: each participant runs in the engine holding its lease in the store (RAES_LEASE_MS, default 15000); see docs/event-stores.md.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
+      '\nA run first recovers what an interrupted run of its episode left (never another episode\'s), then continues the episode\'s schedulers.\nOne store holds many episodes: `run --episode E` starts E beside the others, or continues it; each episode\'s job is kept in <data dir>/jobs/E.json for the operator commands.\nOn PostgreSQL or EventStoreDB several engines (each with its own --data-dir) may share the store: each participant runs in the engine holding its lease in the store (RAES_LEASE_MS, default 15000); see docs/event-stores.md.\nProgress goes to stderr, the summary to stdout (with the audit on the memory store, which keeps nothing).\nCtrl-C stops before the next tick (twice: at once).\nExit codes: 0 ran, 1 the scenario or manifest does not check or the store failed, 2 usage error, 130 interrupted.',
     )
     .action(async (scenarioPath: string, opts: { manifest: string; ticks?: number; episode?: string; participant?: string[]; harness: HarnessSpec; toolDelayMs?: number; json?: boolean; store?: string; dataDir?: string }) => {
       const result = await executeRun(

@@ -1,13 +1,14 @@
 import { Command } from 'commander';
 import { listSchedulers, type SchedulerStatus } from '../../../projections';
 import { catchUpViews } from '../audit-report';
+import { chooseEpisode, EPISODE_HELP } from '../episode-choice';
 import { openOperatorEngine } from '../engine';
 import { table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { storeFlagsOf, storeOptions, type StoreFlagsWithJson } from '../store-options';
 import { openWorkspace } from '../workspace';
 
-type Flags = StoreFlagsWithJson;
+type Flags = StoreFlagsWithJson & { readonly episode?: string };
 
 export const runSchedulerRestart = async (participant: string, options: Flags, io: CliIo): Promise<number> => {
   const engine = await openOperatorEngine('scheduler restart', options);
@@ -15,7 +16,7 @@ export const runSchedulerRestart = async (participant: string, options: Flags, i
     io.stderr(`raes-tools scheduler restart: ${engine.message}\n`);
     return engine.exit;
   }
-  const { workspace, manager } = engine.value;
+  const { workspace, manager, job } = engine.value;
   try {
     await manager.start();
     const result = await manager.restartScheduler(participant);
@@ -27,8 +28,8 @@ export const runSchedulerRestart = async (participant: string, options: Flags, i
     }
     io.stdout(
       options.json
-        ? `${JSON.stringify({ restarted: true, participant_address: participant }, null, 2)}\n`
-        : `restarted the scheduler of ${participant}: the next \`raes-tools run\` continues its attempts\n`,
+        ? `${JSON.stringify({ restarted: true, participant_address: participant, episode_id: job.episode_id }, null, 2)}\n`
+        : `restarted the scheduler of ${participant} in episode ${job.episode_id}: the next \`raes-tools run --episode ${job.episode_id}\` continues its attempts\n`,
     );
     return EXIT_OK;
   } catch (error) {
@@ -61,7 +62,12 @@ export const runSchedulerList = async (options: Flags, io: CliIo): Promise<numbe
       io.stderr(`raes-tools scheduler list: ${caught.message}\n`);
       return caught.exit;
     }
-    const schedulers = listSchedulers(opened.workspace.views);
+    const chosen = await chooseEpisode(opened.workspace, options.episode);
+    if (!chosen.ok) {
+      io.stderr(`raes-tools scheduler list: ${chosen.message}\n`);
+      return chosen.exit;
+    }
+    const schedulers = chosen.value === undefined ? [] : listSchedulers(opened.workspace.views, { episode: chosen.value });
     if (options.json) io.stdout(`${JSON.stringify(schedulers, null, 2)}\n`);
     else if (schedulers.length === 0) io.stdout(`no scheduler has run in ${opened.workspace.dataDir}\n`);
     else io.stdout(table(['participant', 'policy', 'status', 'stopped by', 'attempts', 'unresolved', 'updated'], schedulers.map(row)));
@@ -71,22 +77,32 @@ export const runSchedulerList = async (options: Flags, io: CliIo): Promise<numbe
   }
 };
 
+const withEpisode = (opts: { episode?: string; json?: boolean; store?: string; dataDir?: string }): Flags => ({
+  ...storeFlagsOf(opts),
+  ...(opts.episode === undefined ? {} : { episode: opts.episode }),
+});
+
 export const registerScheduler = (program: Command, io: CliIo, setExit: (code: number) => void): void => {
   const scheduler = program.command('scheduler').description('participants\' schedulers: list them, restart a stopped one');
   const restart = scheduler
     .command('restart')
     .description('restart a participant\'s stopped schedulers (after its indeterminate tool actions are resolved)')
     .argument('<participant>', 'participant address, e.g. participant.behavior.participant-agent')
+    .option('--episode <id>', 'the episode whose scheduler to restart (default: the only one the store holds)')
     .option('--json', 'print the result as JSON');
   storeOptions(restart)
-    .addHelpText('after', '\nIt takes the data dir writer lock and runs recovery first. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed, 2 usage error.')
-    .action(async (participant: string, opts: { json?: boolean; store?: string; dataDir?: string }) => {
-      setExit(await runSchedulerRestart(participant, storeFlagsOf(opts), io));
+    .addHelpText('after', `\n${EPISODE_HELP}\nIt takes the data dir writer lock and runs recovery of the episode first. Exit codes: 0 restarted, 1 refused (unresolved actions, not stopped, unknown) or the store failed or an unknown episode, 2 usage error.`)
+    .action(async (participant: string, opts: { episode?: string; json?: boolean; store?: string; dataDir?: string }) => {
+      setExit(await runSchedulerRestart(participant, withEpisode(opts), io));
     });
-  const list = scheduler.command('list').description('list every scheduler: running or stopped, and what stopped it').option('--json', 'print the schedulers as JSON');
+  const list = scheduler
+    .command('list')
+    .description('list every scheduler of an episode: running or stopped, and what stopped it')
+    .option('--episode <id>', 'the episode whose schedulers to list (default: the only one the store holds)')
+    .option('--json', 'print the schedulers as JSON');
   storeOptions(list)
-    .addHelpText('after', '\nExit codes: 0 listed, 1 the store failed, 2 usage error.')
-    .action(async (opts: { json?: boolean; store?: string; dataDir?: string }) => {
-      setExit(await runSchedulerList(storeFlagsOf(opts), io));
+    .addHelpText('after', `\n${EPISODE_HELP}\nExit codes: 0 listed, 1 the store failed or an unknown episode, 2 usage error.`)
+    .action(async (opts: { episode?: string; json?: boolean; store?: string; dataDir?: string }) => {
+      setExit(await runSchedulerList(withEpisode(opts), io));
     });
 };

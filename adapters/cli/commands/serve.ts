@@ -4,6 +4,7 @@ import { startAuditPageFeed } from '../audit-page-feed';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
+import { chooseEpisode, EPISODE_HELP } from '../episode-choice';
 
 const parsePort = (text: string): number | undefined => {
   if (!/^\d+$/.test(text)) return undefined;
@@ -15,10 +16,11 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
   const command = program
     .command('serve')
     .description('read only: the audit page on 127.0.0.1 (invocations on a timeline, tool actions, schedulers), updated live while a run writes')
-    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', '8137');
+    .option('--port <n>', 'the port on 127.0.0.1 (0 picks a free one)', '8137')
+    .option('--episode <id>', 'the episode the page shows (default: the only one the store holds)');
   storeOptions(command)
-    .addHelpText('after', '\nThe page follows the log: it gets the whole audit when it opens, then each invocation that changes (open ones too) as its events are read. Ctrl-C stops (exit 0).\nExit codes: 0 stopped, 1 the store or the port failed, 2 usage error.')
-    .action(async (opts: { port: string; store?: string; dataDir?: string }) => {
+    .addHelpText('after', `\nThe page shows one episode. ${EPISODE_HELP}\nThe page follows the log: it gets the whole audit when it opens, then each invocation that changes (open ones too) as its events are read. Ctrl-C stops (exit 0).\nExit codes: 0 stopped, 1 the store or the port failed, 2 usage error.`)
+    .action(async (opts: { port: string; episode?: string; store?: string; dataDir?: string }) => {
       const port = parsePort(opts.port);
       if (port === undefined) {
         io.stderr(`raes-tools serve: expected a port number from 0 to 65535 for --port, got '${opts.port}'\n`);
@@ -32,7 +34,14 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
         return;
       }
       const workspace = opened.workspace;
-      const feed = startAuditPageFeed(workspace);
+      const chosen = await chooseEpisode(workspace, opts.episode);
+      if (!chosen.ok) {
+        await workspace.close();
+        io.stderr(`raes-tools serve: ${chosen.message}\n`);
+        setExit(chosen.exit);
+        return;
+      }
+      const feed = startAuditPageFeed(workspace, chosen.value === undefined ? {} : { episode: chosen.value });
       let server: Awaited<ReturnType<typeof startAuditPage>>;
       try {
         server = await startAuditPage(feed, port);

@@ -17,7 +17,7 @@ import type {
   ParticipantHistoryWrites,
 } from '../../../projections/participant-history/view';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsViews, SchedulerSnapshotsWrites } from '../../../projections/scheduler-snapshots';
-import type { SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../../projections/schedulers/view';
+import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../../projections/schedulers/view';
 
 /**
  * Everything the views hold, as plain data: a transaction copies it before its work and puts the copy
@@ -30,7 +30,7 @@ interface Tables {
   historyClosed: HistoryIndexRow[];
   historyOpened: Map<string, OpenedFor>;
   operations: Map<string, OperationRow>;
-  schedulers: Map<string, SchedulerStatus>;
+  schedulers: Map<string, { episodeId: string; status: SchedulerStatus }>;
   schedulerSnapshots: Map<string, SchedulerSnapshot>;
 }
 
@@ -69,19 +69,19 @@ class MemoryOpenInvocations implements OpenInvocationsWrites, OpenInvocationsRea
     this.tables().openInvocations.clear();
   }
   open(row: OpenInvocationRow, position: number): void {
-    this.tables().openInvocations.set(row.invocation_action_instance_id, { row: copy(row), position });
+    this.tables().openInvocations.set(row.stream, { row: copy(row), position });
   }
-  fold(invocationId: string): OpenInvocationFold | undefined {
-    const kept = this.tables().openInvocations.get(invocationId);
+  fold(stream: string): OpenInvocationFold | undefined {
+    const kept = this.tables().openInvocations.get(stream);
     return kept === undefined ? undefined : { recovery: copy(kept.row.recovery), revision: kept.row.revision };
   }
-  updateFold(invocationId: string, fold: OpenInvocationFold): void {
-    const kept = this.tables().openInvocations.get(invocationId);
+  updateFold(stream: string, fold: OpenInvocationFold): void {
+    const kept = this.tables().openInvocations.get(stream);
     if (kept === undefined) return;
     kept.row = { ...kept.row, recovery: copy(fold.recovery), revision: fold.revision };
   }
-  close(invocationId: string): void {
-    this.tables().openInvocations.delete(invocationId);
+  close(stream: string): void {
+    this.tables().openInvocations.delete(stream);
   }
   listOpen(): readonly OpenInvocationRow[] {
     return [...this.tables().openInvocations.values()].sort((a, b) => a.position - b.position).map((kept) => copy(kept.row));
@@ -99,15 +99,15 @@ class MemoryParticipantHistory implements ParticipantHistoryWrites, ParticipantH
   appendClosed(row: HistoryIndexRow): void {
     this.tables().historyClosed.push(copy(row));
   }
-  keepOpened(invocationId: string, openedFor: OpenedFor): void {
-    this.tables().historyOpened.set(invocationId, copy(openedFor));
+  keepOpened(stream: string, openedFor: OpenedFor): void {
+    this.tables().historyOpened.set(stream, copy(openedFor));
   }
-  opened(invocationId: string): OpenedFor | undefined {
-    const openedFor = this.tables().historyOpened.get(invocationId);
+  opened(stream: string): OpenedFor | undefined {
+    const openedFor = this.tables().historyOpened.get(stream);
     return openedFor === undefined ? undefined : copy(openedFor);
   }
-  forgetOpened(invocationId: string): void {
-    this.tables().historyOpened.delete(invocationId);
+  forgetOpened(stream: string): void {
+    this.tables().historyOpened.delete(stream);
   }
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
     return this.tables()
@@ -121,31 +121,36 @@ class MemoryParticipantHistory implements ParticipantHistoryWrites, ParticipantH
   }
 }
 
+/** The map key of an operation: its episode and its id (ids repeat across episodes). */
+const operationKey = (episodeId: string, operationId: string): string => JSON.stringify([episodeId, operationId]);
+
 class MemoryOperations implements OperationsWrites, OperationsReads {
   constructor(private readonly tables: () => Tables) {}
   setup(): void {}
   reset(): void {
     this.tables().operations.clear();
   }
-  find(operationId: string): OperationRow | undefined {
-    return this.operation(operationId);
+  find(episodeId: string, operationId: string): OperationRow | undefined {
+    return this.operation(episodeId, operationId);
   }
   insert(row: OperationRow): void {
     const operations = this.tables().operations;
-    if (operations.has(row.operation_id)) throw new Error(`operation '${row.operation_id}' is already in the operations view`);
-    operations.set(row.operation_id, copy(row));
+    const key = operationKey(row.episode_id, row.operation_id);
+    if (operations.has(key)) throw new Error(`operation '${row.operation_id}' of episode '${row.episode_id}' is already in the operations view`);
+    operations.set(key, copy(row));
   }
   update(row: OperationRow): void {
     const operations = this.tables().operations;
-    if (operations.has(row.operation_id)) operations.set(row.operation_id, copy(row));
+    const key = operationKey(row.episode_id, row.operation_id);
+    if (operations.has(key)) operations.set(key, copy(row));
   }
-  operation(operationId: string): OperationRow | undefined {
-    const row = this.tables().operations.get(operationId);
+  operation(episodeId: string, operationId: string): OperationRow | undefined {
+    const row = this.tables().operations.get(operationKey(episodeId, operationId));
     return row === undefined ? undefined : copy(row);
   }
-  children(parentOperationId: string): readonly OperationRow[] {
+  children(episodeId: string, parentOperationId: string): readonly OperationRow[] {
     return [...this.tables().operations.values()]
-      .filter((row) => row.parent_operation_id === parentOperationId)
+      .filter((row) => row.episode_id === episodeId && row.parent_operation_id === parentOperationId)
       .sort((a, b) => (a.admission_ordinal ?? -1) - (b.admission_ordinal ?? -1))
       .map(copy);
   }
@@ -158,17 +163,21 @@ class MemorySchedulers implements SchedulersWrites, SchedulersReads {
     this.tables().schedulers.clear();
   }
   status(stream: string): SchedulerStatus | undefined {
-    const status = this.tables().schedulers.get(stream);
-    return status === undefined ? undefined : copy(status);
+    const kept = this.tables().schedulers.get(stream);
+    return kept === undefined ? undefined : copy(kept.status);
   }
-  save(stream: string, status: SchedulerStatus): void {
-    this.tables().schedulers.set(stream, copy(status));
+  save(stream: string, episodeId: string, status: SchedulerStatus): void {
+    this.tables().schedulers.set(stream, { episodeId, status: copy(status) });
   }
-  list(participant?: string): readonly SchedulerStatus[] {
+  list(filter: SchedulerFilter): readonly SchedulerStatus[] {
     return [...this.tables().schedulers.values()]
-      .filter((status) => participant === undefined || status.participant_address === participant)
+      .filter((kept) => (filter.episode === undefined || kept.episodeId === filter.episode) && (filter.participant === undefined || kept.status.participant_address === filter.participant))
+      .map((kept) => kept.status)
       .sort((a, b) => byText(a.participant_address, b.participant_address) || byText(a.policy_address, b.policy_address))
       .map(copy);
+  }
+  episodes(): readonly string[] {
+    return [...new Set([...this.tables().schedulers.values()].map((kept) => kept.episodeId))];
   }
 }
 

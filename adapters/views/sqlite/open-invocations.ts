@@ -45,7 +45,7 @@ type Statements = {
   readonly remove: Statement<[string]>;
 };
 
-/** The open-invocations rows in the SQLite views database: one row per open invocation. */
+/** The open-invocations rows in the SQLite views database: one row per open invocation, by its stream. */
 export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocationsReads {
   /** Prepared on first use after setup; dropped with the table on reset. */
   private prepared: Statements | undefined;
@@ -54,8 +54,8 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
 
   setup(): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
-      invocation_action_instance_id TEXT PRIMARY KEY,
-      stream TEXT NOT NULL,
+      stream TEXT PRIMARY KEY,
+      invocation_action_instance_id TEXT NOT NULL,
       participant_address TEXT NOT NULL,
       episode_id TEXT NOT NULL,
       opened_at TEXT NOT NULL,
@@ -83,17 +83,17 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
     );
   }
 
-  fold(invocationId: string): OpenInvocationFold | undefined {
-    const row = this.statements().select.get(invocationId) as [revision: number, recovery: string] | undefined;
-    return row === undefined ? undefined : { recovery: fromStored(invocationId, row[1]), revision: row[0] };
+  fold(stream: string): OpenInvocationFold | undefined {
+    const row = this.statements().select.get(stream) as [invocationId: string, revision: number, recovery: string] | undefined;
+    return row === undefined ? undefined : { recovery: fromStored(row[0], row[2]), revision: row[1] };
   }
 
-  updateFold(invocationId: string, fold: OpenInvocationFold): void {
-    this.statements().update.run(fold.revision, toStored(fold.recovery), invocationId);
+  updateFold(stream: string, fold: OpenInvocationFold): void {
+    this.statements().update.run(fold.revision, toStored(fold.recovery), stream);
   }
 
-  close(invocationId: string): void {
-    this.statements().remove.run(invocationId);
+  close(stream: string): void {
+    this.statements().remove.run(stream);
   }
 
   listOpen(): readonly OpenInvocationRow[] {
@@ -122,9 +122,9 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
         insert: db.prepare(
           `INSERT OR REPLACE INTO ${TABLE} (invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         ),
-        update: db.prepare(`UPDATE ${TABLE} SET revision = ?, recovery = ? WHERE invocation_action_instance_id = ?`),
-        select: db.prepare(`SELECT revision, recovery FROM ${TABLE} WHERE invocation_action_instance_id = ?`).raw(true),
-        remove: db.prepare(`DELETE FROM ${TABLE} WHERE invocation_action_instance_id = ?`),
+        update: db.prepare(`UPDATE ${TABLE} SET revision = ?, recovery = ? WHERE stream = ?`),
+        select: db.prepare(`SELECT invocation_action_instance_id, revision, recovery FROM ${TABLE} WHERE stream = ?`).raw(true),
+        remove: db.prepare(`DELETE FROM ${TABLE} WHERE stream = ?`),
       };
     }
     return this.prepared;

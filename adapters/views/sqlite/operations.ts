@@ -27,12 +27,12 @@ const COLUMN_SET: Record<keyof OperationRow, true> = {
 const COLUMNS = Object.keys(COLUMN_SET) as (keyof OperationRow)[];
 
 type Statements = {
-  readonly select: Statement<[string]>;
+  readonly select: Statement<[string, string]>;
   readonly insert: Statement<[OperationRow]>;
   readonly update: Statement<[OperationRow]>;
 };
 
-/** The operations table of the SQLite views database: one row per operation, its children by parent. */
+/** The operations table of the SQLite views database: one row per episode and operation, its children by parent. */
 export class SqliteOperations implements OperationsWrites, OperationsReads {
   /** Prepared on first use after setup; dropped with the table on reset. */
   private prepared: Statements | undefined;
@@ -42,11 +42,11 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
   setup(): void {
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS ${TABLE} (
-        operation_id TEXT PRIMARY KEY,
+        operation_id TEXT NOT NULL,
         operation_kind TEXT NOT NULL,
         parent_operation_id TEXT,
         participant_address TEXT,
-        episode_id TEXT,
+        episode_id TEXT NOT NULL,
         action_contract_address TEXT,
         state TEXT NOT NULL,
         settlement TEXT,
@@ -58,9 +58,10 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
         attempt_outcome TEXT,
         resolution_effect TEXT,
         resolution_evidence_ref TEXT,
-        resolved_at TEXT
+        resolved_at TEXT,
+        PRIMARY KEY (episode_id, operation_id)
       );
-      CREATE INDEX IF NOT EXISTS ${TABLE}_by_parent ON ${TABLE} (parent_operation_id, admission_ordinal);
+      CREATE INDEX IF NOT EXISTS ${TABLE}_by_parent ON ${TABLE} (episode_id, parent_operation_id, admission_ordinal);
     `);
   }
 
@@ -69,8 +70,8 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
     this.db.exec(`DROP TABLE IF EXISTS ${TABLE}`);
   }
 
-  find(operationId: string): OperationRow | undefined {
-    return this.statements().select.get(operationId) as OperationRow | undefined;
+  find(episodeId: string, operationId: string): OperationRow | undefined {
+    return this.statements().select.get(episodeId, operationId) as OperationRow | undefined;
   }
 
   insert(row: OperationRow): void {
@@ -81,24 +82,26 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
     this.statements().update.run(row);
   }
 
-  operation(operationId: string): OperationRow | undefined {
+  operation(episodeId: string, operationId: string): OperationRow | undefined {
     if (!tableExists(this.db, TABLE)) return undefined;
-    return this.db.prepare(`SELECT * FROM ${TABLE} WHERE operation_id = ?`).get(operationId) as OperationRow | undefined;
+    return this.db.prepare(`SELECT * FROM ${TABLE} WHERE episode_id = ? AND operation_id = ?`).get(episodeId, operationId) as OperationRow | undefined;
   }
 
-  children(parentOperationId: string): readonly OperationRow[] {
+  children(episodeId: string, parentOperationId: string): readonly OperationRow[] {
     if (!tableExists(this.db, TABLE)) return [];
-    return this.db.prepare(`SELECT * FROM ${TABLE} WHERE parent_operation_id = ? ORDER BY admission_ordinal`).all(parentOperationId) as OperationRow[];
+    return this.db
+      .prepare(`SELECT * FROM ${TABLE} WHERE episode_id = ? AND parent_operation_id = ? ORDER BY admission_ordinal`)
+      .all(episodeId, parentOperationId) as OperationRow[];
   }
 
   private statements(): Statements {
     if (this.prepared === undefined) {
       const db = this.db;
       this.prepared = {
-        select: db.prepare(`SELECT * FROM ${TABLE} WHERE operation_id = ?`),
+        select: db.prepare(`SELECT * FROM ${TABLE} WHERE episode_id = ? AND operation_id = ?`),
         insert: db.prepare(`INSERT INTO ${TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`),
         update: db.prepare(
-          `UPDATE ${TABLE} SET ${COLUMNS.filter((c) => c !== 'operation_id').map((c) => `${c} = @${c}`).join(', ')} WHERE operation_id = @operation_id`,
+          `UPDATE ${TABLE} SET ${COLUMNS.filter((c) => c !== 'operation_id' && c !== 'episode_id').map((c) => `${c} = @${c}`).join(', ')} WHERE episode_id = @episode_id AND operation_id = @operation_id`,
         ),
       };
     }

@@ -40,7 +40,7 @@ export class SqliteParticipantHistory implements ParticipantHistoryWrites, Parti
         closing_revision INTEGER NOT NULL
       );
       CREATE TABLE IF NOT EXISTS ${OPENED_TABLE} (
-        invocation_action_instance_id TEXT PRIMARY KEY,
+        stream TEXT PRIMARY KEY,
         participant_address TEXT NOT NULL,
         episode_id TEXT NOT NULL
       ) WITHOUT ROWID;
@@ -63,17 +63,17 @@ export class SqliteParticipantHistory implements ParticipantHistoryWrites, Parti
     this.statements().insertRow.run(row.participant, row.episode, row.invocation, row.closingRevision);
   }
 
-  keepOpened(invocationId: string, openedFor: OpenedFor): void {
-    this.statements().insertOpened.run(invocationId, openedFor.participant, openedFor.episode);
+  keepOpened(stream: string, openedFor: OpenedFor): void {
+    this.statements().insertOpened.run(stream, openedFor.participant, openedFor.episode);
   }
 
-  opened(invocationId: string): OpenedFor | undefined {
-    const stored = this.statements().selectOpened.get(invocationId) as [participant: string, episode: string] | undefined;
+  opened(stream: string): OpenedFor | undefined {
+    const stored = this.statements().selectOpened.get(stream) as [participant: string, episode: string] | undefined;
     return stored === undefined ? undefined : { participant: stored[0], episode: stored[1] };
   }
 
-  forgetOpened(invocationId: string): void {
-    this.statements().deleteOpened.run(invocationId);
+  forgetOpened(stream: string): void {
+    this.statements().deleteOpened.run(stream);
   }
 
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
@@ -107,9 +107,9 @@ export class SqliteParticipantHistory implements ParticipantHistoryWrites, Parti
         insertRow: db.prepare(
           `INSERT INTO ${HISTORY_TABLE} (participant_address, episode_id, invocation_action_instance_id, closing_revision) VALUES (?, ?, ?, ?)`,
         ),
-        insertOpened: db.prepare(`INSERT INTO ${OPENED_TABLE} (invocation_action_instance_id, participant_address, episode_id) VALUES (?, ?, ?)`),
-        selectOpened: db.prepare(`SELECT participant_address, episode_id FROM ${OPENED_TABLE} WHERE invocation_action_instance_id = ?`).raw(true),
-        deleteOpened: db.prepare(`DELETE FROM ${OPENED_TABLE} WHERE invocation_action_instance_id = ?`),
+        insertOpened: db.prepare(`INSERT INTO ${OPENED_TABLE} (stream, participant_address, episode_id) VALUES (?, ?, ?)`),
+        selectOpened: db.prepare(`SELECT participant_address, episode_id FROM ${OPENED_TABLE} WHERE stream = ?`).raw(true),
+        deleteOpened: db.prepare(`DELETE FROM ${OPENED_TABLE} WHERE stream = ?`),
       };
     }
     return this.prepared;

@@ -5,7 +5,7 @@ import { InvocationDriver, participant } from '../../projections/support/world';
 /** An invocation not closed yet, as the audit page shows it: each tool action where it stands. */
 
 const rowOf = async (store: MemoryEventStore, driver: InvocationDriver) => {
-  const row = await auditOpenInvocation(store, driver.id);
+  const row = await auditOpenInvocation(store, driver.stream);
   if (row === undefined || 'message' in row) throw new Error(`expected a row, got ${JSON.stringify(row)}`);
   return row;
 };
@@ -14,7 +14,7 @@ describe('auditOpenInvocation', () => {
   it('shows each tool action admitted, dispatched or settled as its events arrive', async () => {
     const store = new MemoryEventStore();
     const driver = new InvocationDriver(store, participant('prober'), 1);
-    expect(await auditOpenInvocation(store, driver.id)).toBeUndefined();
+    expect(await auditOpenInvocation(store, driver.stream)).toBeUndefined();
     await driver.open();
     await driver.activate();
     expect(await rowOf(store, driver)).toMatchObject({ invocation_action_instance_id: driver.id, outer_status: null, closed_at: null, tool_actions: [] });

@@ -18,6 +18,7 @@ jest.setTimeout(180_000);
 
 const dataDir = scratchDir('audit-streamed');
 const store = ['--data-dir', dataDir];
+const EPISODE = 'episode-streamed';
 
 const wholeHistoryAudit = async (filter: HistoryFilter): Promise<AuditReport> => {
   const opened = await openWorkspace({ dataDir }, { durable: true, readOnly: true });
@@ -38,7 +39,7 @@ const wholeHistoryAudit = async (filter: HistoryFilter): Promise<AuditReport> =>
     }
     const invocations: AuditedInvocation[] = [];
     for (const [id, events] of byInvocation) {
-      const aggregate = invocationAggregate(workspace.store, id);
+      const aggregate = invocationAggregate(workspace.store, filter.episode ?? EPISODE, id);
       expect((await aggregate.load()).kind).toBe('loaded');
       const state = aggregate.state;
       if (state.status !== 'opened') throw new Error(`${id} is not opened`);
@@ -80,7 +81,10 @@ const wholeHistoryAudit = async (filter: HistoryFilter): Promise<AuditReport> =>
       history_events: history.length,
       invocations,
       open_invocations: listOpenInvocations(workspace.views).map((row) => row.invocation_action_instance_id),
-      schedulers: listSchedulers(workspace.views, filter.participant),
+      schedulers: listSchedulers(workspace.views, {
+        ...(filter.episode === undefined ? {} : { episode: filter.episode }),
+        ...(filter.participant === undefined ? {} : { participant: filter.participant }),
+      }),
       findings,
       sound: findings.length === 0 && integrity.findings.length === 0,
     };
@@ -92,7 +96,7 @@ const wholeHistoryAudit = async (filter: HistoryFilter): Promise<AuditReport> =>
 describe('raes-tools audit streams the history one invocation at a time', () => {
   beforeAll(() => {
     // Two invocations: the first stops its scheduler at a timed-out call, resolved by an operator before the second.
-    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-streamed', ...store).status).toBe(0);
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', EPISODE, ...store).status).toBe(0);
     expect(cli('resolve', `${INVOCATION(1)}:tool=2`, '--effect', 'absent', '--evidence', 'portal-access-log#7', ...store).status).toBe(0);
     expect(cli('scheduler', 'restart', PARTICIPANT, ...store).status).toBe(0);
     expect(cli('run', SCENARIO, '--manifest', MANIFEST, ...store).status).toBe(0);
@@ -102,15 +106,16 @@ describe('raes-tools audit streams the history one invocation at a time', () => 
     const streamed = cli('audit', ...store);
     expect(streamed.stderr).toBe('');
     expect(streamed.status).toBe(0);
-    const expected = await wholeHistoryAudit({});
+    // The store holds one episode: audit takes it, and its filter says so.
+    const expected = await wholeHistoryAudit({ episode: EPISODE });
     expect(expected.invocations.map((invocation) => invocation.invocation_action_instance_id)).toEqual([INVOCATION(1), INVOCATION(2)]);
     expect(expected.invocations[0]!.tool_actions[1]!.resolution).toEqual(expect.objectContaining({ effect: 'absent' }));
     expect(streamed.stdout).toBe(formatAudit(expected));
   });
 
   it('prints the same JSON, byte for byte, narrowed or not', async () => {
-    expect(cli('audit', ...store, '--json').stdout).toBe(`${JSON.stringify(await wholeHistoryAudit({}), null, 2)}\n`);
-    const narrowed = { invocation: INVOCATION(2) };
+    expect(cli('audit', ...store, '--json').stdout).toBe(`${JSON.stringify(await wholeHistoryAudit({ episode: EPISODE }), null, 2)}\n`);
+    const narrowed = { episode: EPISODE, invocation: INVOCATION(2) };
     const expected = await wholeHistoryAudit(narrowed);
     expect(cli('audit', ...store, '--json', '--invocation', INVOCATION(2)).stdout).toBe(
       `${JSON.stringify({ ...expected, invocations: expected.invocations.filter((i) => i.invocation_action_instance_id === INVOCATION(2)) }, null, 2)}\n`,
@@ -118,8 +123,16 @@ describe('raes-tools audit streams the history one invocation at a time', () => 
   });
 
   it('prints an empty invocation list as the whole-history audit does', async () => {
-    const none = { episode: 'no-such-episode' };
-    expect(cli('audit', ...store, '--json', '--episode', 'no-such-episode').stdout).toBe(`${JSON.stringify(await wholeHistoryAudit(none), null, 2)}\n`);
-    expect(cli('audit', ...store, '--episode', 'no-such-episode').stdout).toBe(formatAudit(await wholeHistoryAudit(none)));
+    const nobody = 'participant.behavior.nobody';
+    const none = { participant: nobody, episode: EPISODE };
+    expect(cli('audit', ...store, '--json', '--participant', nobody).stdout).toBe(`${JSON.stringify(await wholeHistoryAudit(none), null, 2)}\n`);
+    expect(cli('audit', ...store, '--participant', nobody).stdout).toBe(formatAudit(await wholeHistoryAudit(none)));
+  });
+
+  it('refuses an episode the store does not hold, naming the one it holds', () => {
+    const unknown = cli('audit', ...store, '--episode', 'no-such-episode');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain(`no episode no-such-episode in the store of ${dataDir}; the episodes it holds: ${EPISODE}`);
   });
 });

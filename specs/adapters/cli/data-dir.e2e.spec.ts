@@ -50,3 +50,20 @@ describe('a data dir that cannot be created', () => {
     expect(existsSync(join(nested, 'events.sqlite'))).toBe(true);
   });
 });
+
+describe('a data dir written when it held one episode (its job.json)', () => {
+  it.each([[['audit']], [['recover']], [['run', SCENARIO, '--manifest', MANIFEST]], [['scheduler', 'list']]])(
+    '%s refuses it, exit 1, saying what to do, and writes nothing there',
+    (command) => {
+      const dataDir = scratchDir('one-episode-data-dir');
+      writeFileSync(join(dataDir, 'job.json'), JSON.stringify({ scenario_path: SCENARIO, manifest_path: MANIFEST, episode_id: 'episode-old' }));
+      const run = cli(...command, '--data-dir', dataDir);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`${dataDir} holds job.json: it was written by an earlier version of raes-tools, which kept one episode per data dir`);
+      expect(run.stderr).toMatch(/Audit or export it with the version that wrote it, then start a new data dir/);
+      expect(withoutStack(run)).toBe(true);
+      expect(existsSync(join(dataDir, 'events.sqlite'))).toBe(false);
+      expect(existsSync(join(dataDir, 'jobs'))).toBe(false);
+    },
+  );
+});

@@ -29,7 +29,7 @@ describe('raes-tools export --episode', () => {
     const other = cli('export', '--data-dir', dataDir, '--episode', 'episode-elsewhere');
     expect(other.status).toBe(1);
     expect(other.stderr).toContain('no episode episode-elsewhere');
-    expect(other.stderr).toContain('the episodes present: episode-narrowed');
+    expect(other.stderr).toContain('the episodes it holds: episode-narrowed');
     expect(other.stdout).toBe('');
   });
 

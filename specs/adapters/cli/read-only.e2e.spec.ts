@@ -6,22 +6,35 @@ import { BIN, INVOCATION, MANIFEST, ROOT, SCENARIO, cli, scratchDir } from './su
 
 jest.setTimeout(120_000);
 
-/** Every file of the folder with its size, modification time and content hash. */
-const snapshot = (dir: string): Record<string, string> => {
-  const files: Record<string, string> = {};
+/** Every file of the folder and its sub-folders (the job files in jobs/) with its size, modification time and content hash. */
+const snapshot = (dir: string, files: Record<string, string> = {}, prefix = ''): Record<string, string> => {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     const stat = statSync(path);
-    files[name] = `${stat.size} ${stat.mtimeMs} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    if (stat.isDirectory()) {
+      files[`${prefix}${name}/`] = `${stat.mtimeMs}`;
+      snapshot(path, files, `${prefix}${name}/`);
+    } else {
+      files[`${prefix}${name}`] = `${stat.size} ${stat.mtimeMs} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    }
   }
   return files;
+};
+
+/** Files 0444 and folders 0555, from the innermost out. */
+const makeReadOnly = (dir: string): void => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) makeReadOnly(path);
+    else chmodSync(path, 0o444);
+  }
+  chmodSync(dir, 0o555);
 };
 
 const readOnlyDataDir = (name: string): string => {
   const dataDir = scratchDir(name);
   expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
-  for (const file of readdirSync(dataDir)) chmodSync(join(dataDir, file), 0o444);
-  chmodSync(dataDir, 0o555);
+  makeReadOnly(dataDir);
   return dataDir;
 };
 
@@ -40,7 +53,7 @@ describe('read-only commands on a read-only data dir', () => {
   it('audit reports the history it would report on a writable data dir', () => {
     const dataDir = readOnlyDataDir('read-only-audit');
     const run = cli('audit', '--data-dir', dataDir);
-    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\), episode \S+$/m);
     expect(run.stdout).toMatch(/^Verification: sound, no findings/m);
   });
 

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { invocationStream } from '../../../domain/streams';
 import { INVOCATION, MANIFEST, PARTICIPANT, SCENARIO, cli, json, scratchDir } from './support/cli';
 
 /** The scripted harness: each invocation calls portal-client three times; the second call times out. */
@@ -79,7 +81,7 @@ describe('raes-tools run then audit on SQLite (scripted harness)', () => {
   it('prints the audit as tables for people', () => {
     const audit = cli('audit', ...store);
     expect(audit.status).toBe(0);
-    expect(audit.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(audit.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\), episode \S+$/m);
     expect(audit.stdout).toMatch(/^ {2}tool=2 +#call-2 +portal-client .* indeterminate +unknown$/m);
     expect(audit.stdout).toMatch(/^Verification: sound, no findings/m);
   });
@@ -87,7 +89,10 @@ describe('raes-tools run then audit on SQLite (scripted harness)', () => {
   it('narrows the audit to a participant, an episode or an invocation', () => {
     expect(json<AuditJson>(cli('audit', ...store, '--json', '--invocation', INVOCATION(1))).invocations).toHaveLength(1);
     expect(json<AuditJson>(cli('audit', ...store, '--json', '--participant', PARTICIPANT)).invocations).toHaveLength(1);
-    expect(json<AuditJson>(cli('audit', ...store, '--json', '--episode', 'another-episode')).invocations).toHaveLength(0);
+    expect(json<AuditJson>(cli('audit', ...store, '--json', '--episode', 'episode-e2e')).invocations).toHaveLength(1);
+    const unknown = cli('audit', ...store, '--json', '--episode', 'another-episode');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^raes-tools audit: no episode another-episode in the store of .*; the episodes it holds: episode-e2e$/m);
   });
 
   it('reports an operation and its child operations', () => {
@@ -149,10 +154,52 @@ describe('raes-tools run then audit on SQLite (scripted harness)', () => {
     expect(json<AuditJson>(cli('audit', ...store, '--json')).sound).toBe(true);
   });
 
-  it('refuses another episode in a data dir that holds one, exit 2', () => {
-    const other = cli('run', SCENARIO, '--manifest', MANIFEST, ...store, '--episode', 'episode-other');
-    expect(other.status).toBe(2);
-    expect(other.stderr).toMatch(/^raes-tools run: .* already holds episode episode-e2e/);
+  // A data dir once held one episode and refused a second; the store now keeps each episode's streams
+  // apart, so a second episode runs beside the first and each is audited on its own.
+  it('runs a second episode beside the first in one data dir; audit takes one at a time', () => {
+    const other = cli('run', SCENARIO, '--manifest', MANIFEST, ...store, '--episode', 'episode-other', '--json');
+    expect(other.stderr).not.toMatch(/already holds/);
+    expect(other.status).toBe(0);
+    const summary = json<{ episode_id: string; invocations: { invocation_action_instance_id: string; recovered: boolean }[] }>(other);
+    // The same scenario: the same invocation ids, in the other episode's own streams, from attempt 1.
+    expect(summary).toMatchObject({ episode_id: 'episode-other' });
+    expect(summary.invocations.map((i) => [i.invocation_action_instance_id, i.recovered])).toEqual([[INVOCATION(1), false]]);
+    expect(existsSync(join(dataDir, 'jobs', 'episode-e2e.json'))).toBe(true);
+    expect(existsSync(join(dataDir, 'jobs', 'episode-other.json'))).toBe(true);
+
+    for (const episode of ['episode-e2e', 'episode-other']) {
+      const audit = cli('audit', ...store, '--episode', episode, '--json');
+      expect(audit.status).toBe(0);
+      const report = json<AuditJson>(audit);
+      expect(report.sound).toBe(true);
+      expect(new Set(report.invocations.map((invocation) => invocation.episode_id))).toEqual(new Set([episode]));
+    }
+    const [e2e, second] = ['episode-e2e', 'episode-other'].map((episode) => json<AuditJson>(cli('audit', ...store, '--episode', episode, '--json')));
+    expect(e2e!.invocations.map((i) => i.invocation_action_instance_id)).toEqual([INVOCATION(1), INVOCATION(2)]);
+    expect(second!.invocations.map((i) => i.invocation_action_instance_id)).toEqual([INVOCATION(1)]);
+
+    const unnamed = cli('audit', ...store);
+    expect(unnamed.status).toBe(2);
+    expect(unnamed.stdout).toBe('');
+    expect(unnamed.stderr).toMatch(/^raes-tools audit: the store of .* holds 2 episodes: episode-e2e, episode-other; say which with --episode <id>$/m);
+    for (const command of [['operations', 'get', INVOCATION(1)], ['scheduler', 'list'], ['recover'], ['export']]) {
+      const refused = cli(...command, ...store);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/holds 2 episodes: episode-e2e, episode-other; say which with --episode/);
+    }
+    const again = cli('run', SCENARIO, '--manifest', MANIFEST, ...store);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/ran 2 episodes: episode-e2e, episode-other; say which to continue with --episode/);
+
+    // One operation id, one operation in each episode.
+    const inOther = json<{ operation: { episode_id: string; state: string; settlement: string } }>(cli('operations', 'get', INVOCATION(1), ...store, '--episode', 'episode-other', '--json'));
+    expect(inOther.operation).toMatchObject({ episode_id: 'episode-other', state: 'settled' });
+    expect(inOther.operation).toMatchObject({ episode_id: 'episode-other' });
+    expect(json<{ operation: { episode_id: string } }>(cli('operations', 'get', INVOCATION(1), ...store, '--episode', 'episode-e2e', '--json')).operation).toMatchObject({ episode_id: 'episode-e2e' });
+    expect(cli('operations', 'get', INVOCATION(2), ...store, '--episode', 'episode-other').status).toBe(1);
+    const recovered = cli('recover', ...store, '--episode', 'episode-other', '--json');
+    expect(recovered.status).toBe(0);
+    expect(json(recovered)).toMatchObject({ episode_id: 'episode-other', recovered_invocations: [] });
   });
 });
 
@@ -162,7 +209,7 @@ describe('raes-tools run on the memory store', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^1 invocation, 3 tool actions: 2 completed, 0 withheld, 1 indeterminate$/m);
     // Nothing outlives the process, so the audit comes with the summary.
-    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\)$/m);
+    expect(run.stdout).toMatch(/^Tool history: 1 closed invocation, 3 tool actions \(12 history events\), episode \S+$/m);
     expect(run.stdout).toMatch(/^Verification: sound, no findings/m);
   });
 });
@@ -200,7 +247,7 @@ describe('raes-tools audit of a damaged history', () => {
 
   it('exits 1 saying which invocation cannot be rendered and how to rebuild, when the view points past its stream', () => {
     const dataDir = scratchDir('unavailable');
-    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir, '--episode', EPISODE).status).toBe(0);
     expect(cli('audit', '--data-dir', dataDir).status).toBe(0);
 
     // The history view is an index into the store: its row now names a revision the stream never reached.
@@ -215,7 +262,7 @@ describe('raes-tools audit of a damaged history', () => {
       expect(damaged.stderr).toMatch(
         new RegExp(
           `^raes-tools audit: the participant history cannot be rendered: the view says invocation ${escape(INVOCATION(1))} closed at revision \\d+ ` +
-            `of stream 'invocation-${escape(INVOCATION(1))}', but the stream ends at revision \\d+; the view no longer matches the event store: ` +
+            `of stream '${escape(invocationStream(EPISODE, INVOCATION(1)))}', but the stream ends at revision \\d+; the view no longer matches the event store: ` +
             'rebuild it with `raes-tools projections rebuild participant-history`$',
           'm',
         ),
@@ -228,5 +275,7 @@ describe('raes-tools audit of a damaged history', () => {
     expect(repaired.stdout).toMatch(/^Verification: sound, no findings/m);
   });
 });
+
+const EPISODE = 'episode-unavailable';
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -24,8 +24,9 @@ describe('raes-tools run by several engines on one PostgreSQL store', () => {
   }, 120_000);
   afterAll(async () => server?.stop(), 60_000);
 
+  // One episode the engines share (a store holds many; each data dir would otherwise start its own).
   const run = (dataDir: string, participant: string) =>
-    cli('run', scenario, '--manifest', MANIFEST, '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir, '--participant', participant, '--ticks', '3', '--json');
+    cli('run', scenario, '--manifest', MANIFEST, '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir, '--episode', 'episode-shared', '--participant', participant, '--ticks', '3', '--json');
 
   it('runs only the participants each engine claims, and never one another engine released', () => {
     const first = run(scratchDir('engine-1'), PARTICIPANT);
@@ -73,7 +74,7 @@ describe('raes-tools recover beside an engine on one PostgreSQL store', () => {
     const store = ['--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir];
     let whileRunning: Run | undefined;
     // Each scripted tool call runs 5 s: the kill lands while tool=1 runs, after its dispatch is durable.
-    const killed = await killWhen(['run', SCENARIO, '--manifest', MANIFEST, ...store, '--tool-delay-ms', '5000'], /tool=1 admitted/, 500, () => {
+    const killed = await killWhen(['run', SCENARIO, '--manifest', MANIFEST, ...store, '--episode', 'episode-killed', '--tool-delay-ms', '5000'], /tool=1 admitted/, 500, () => {
       whileRunning = cli('recover', ...store, '--json');
     });
     expect(killed.signal).toBe('SIGKILL');
@@ -93,6 +94,7 @@ describe('raes-tools recover beside an engine on one PostgreSQL store', () => {
     }
     expect(report).toEqual({
       data_dir: dataDir,
+      episode_id: 'episode-killed',
       recovered_invocations: [{ invocation_action_instance_id: INVOCATION(1), outcome: 'consumed', indeterminate_action_ids: [`${INVOCATION(1)}:tool=1`] }],
       settled_tool_actions: [{ action_instance_id: `${INVOCATION(1)}:tool=1`, settlement: 'indeterminate' }],
       stopped_schedulers: [{ participant_address: PARTICIPANT, reason: 'indeterminate_tool_action' }],

@@ -19,11 +19,15 @@ describe('store identity on PostgreSQL', () => {
     }
   };
   const pg = (database: string, ...args: string[]): ReturnType<typeof cli> => cli(...args, '--store', 'postgres', '--postgres-url', urlOf(database));
-  const runInto = (database: string): string => {
+  let runs = 0;
+  /** A run of a new episode (each run its own data dir); the data dir and the episode. */
+  const runEpisodeInto = (database: string): { readonly dataDir: string; readonly episode: string } => {
     const dataDir = scratchDir(`pg-${database}`);
-    expect(pg(database, 'run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
-    return dataDir;
+    const episode = `episode-${database}-${++runs}`;
+    expect(pg(database, 'run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir, '--episode', episode).status).toBe(0);
+    return { dataDir, episode };
   };
+  const runInto = (database: string): string => runEpisodeInto(database).dataDir;
 
   beforeAll(async () => {
     server = await startPostgresServer();
@@ -39,7 +43,8 @@ describe('store identity on PostgreSQL', () => {
 
   it('refuses a data dir pointed at another database', () => {
     const dataDir = runInto('second');
-    const other = runInto('first');
+    // 'first' now holds two episodes, one of each data dir: audit takes one at a time.
+    const other = runEpisodeInto('first');
     for (const command of [['audit'], ['recover']]) {
       const run = pg('first', ...command, '--data-dir', dataDir);
       expect(run.status).toBe(1);
@@ -47,7 +52,14 @@ describe('store identity on PostgreSQL', () => {
       expect(run.stderr).toMatch(/--postgres-url/);
       expect(withoutStack(run)).toBe(true);
     }
-    expect(pg('first', 'audit', '--data-dir', other).status).toBe(0);
+    const audit = pg('first', 'audit', '--data-dir', other.dataDir, '--episode', other.episode, '--json');
+    expect(audit.status).toBe(0);
+    const report = JSON.parse(audit.stdout) as { sound: boolean; findings: unknown[]; invocations: { episode_id: string }[] };
+    expect(report).toMatchObject({ sound: true, findings: [] });
+    expect(new Set(report.invocations.map((invocation) => invocation.episode_id))).toEqual(new Set([other.episode]));
+    const unnamed = pg('first', 'audit', '--data-dir', other.dataDir);
+    expect(unnamed.status).toBe(2);
+    expect(unnamed.stderr).toMatch(/holds 2 episodes: episode-first-1, episode-first-\d+; say which with --episode <id>/);
   });
 
   it('refuses an emptied store, and run appends nothing to it', async () => {

@@ -36,6 +36,16 @@ describe('raes-tools --help', () => {
     expect(run.stdout).toMatch(new RegExp(`^Usage: raes-tools ${command.join(' ')}`, 'm'));
   });
 
+  it('says how --episode picks the episode, on every command that works on one', () => {
+    for (const command of [['audit'], ['operations', 'get'], ['recover'], ['resolve'], ['scheduler', 'restart'], ['scheduler', 'list'], ['export']]) {
+      const help = cli(...command, '--help').stdout;
+      expect(help).toMatch(/--episode <id>/);
+      expect(help).toMatch(/The store may hold many episodes: --episode <id> says which; without it, the only episode the store holds \(with several, a usage error lists them\)/);
+    }
+    expect(cli('run', '--help').stdout).toMatch(/--episode <id> +the episode to start or continue/);
+    expect(cli('projections', 'rebuild', '--help').stdout).toMatch(/every episode/);
+  });
+
   it('states the exit codes of every leaf command', () => {
     for (const command of COMMANDS.filter((c) => !['operations', 'scheduler', 'projections'].includes(c.join(' ')))) {
       expect(cli(...command, '--help').stdout).toMatch(/Exit codes: 0 /);
@@ -60,7 +70,9 @@ describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
     ['eventstoredb without a connection string', ['audit', '--store', 'eventstoredb', '--data-dir', empty], /ESDB_CONNECTION_STRING/],
     ['postgres without a connection string', ['audit', '--store', 'postgres', '--data-dir', empty], /expected a postgres:\/\/ connection string at --postgres-url or RAES_POSTGRES_URL/],
     ['postgres with another kind of URL', ['audit', '--store', 'postgres', '--postgres-url', 'mysql://db/x', '--data-dir', empty], /expected a postgres:\/\/ or postgresql:\/\/ connection string/],
-    ['recover where nothing ran', ['recover', '--data-dir', empty], /nothing has run in .* \(no job\.json\): run `raes-tools run <scenario> --manifest <m>/],
+    ['recover where nothing ran', ['recover', '--data-dir', empty], /nothing has run in .* \(no episode in its store, no job in jobs\/\): run `raes-tools run <scenario> --manifest <m>/],
+    ['an --episode that cannot be an episode id', ['audit', '--data-dir', empty, '--episode', 'a/b'], /expected an episode id at --episode .*, got 'a\/b'/],
+    ['run with an --episode that cannot be an episode id', ['run', SCENARIO, '-m', MANIFEST, '--data-dir', empty, '--episode', 'two words'], /expected an episode id at --episode/],
     ['an unknown subcommand', ['scheduler', 'stop', 'x'], /unknown command 'stop'/],
     ['no command', [], /Usage: raes-tools/],
   ])('%s', (_, args, message) => {

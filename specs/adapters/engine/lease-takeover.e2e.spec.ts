@@ -5,9 +5,12 @@ import type { RecordedEvent } from '../../../domain/ports/event-store';
 import type { LeaseEvent } from '../../../domain/lease';
 import type { InvocationEvent } from '../../../domain/invocation';
 import type { SchedulerEvent } from '../../../domain/scheduler';
-import { INVOCATION_STREAM_PREFIX, LEASE_STREAM_PREFIX, schedulerStream } from '../../../domain/streams';
+import { INVOCATION_STREAM_PREFIX, leaseStream, schedulerStream } from '../../../domain/streams';
 import { startPostgresServer, type PostgresServer } from '../event-store/postgres/support/postgres-server';
 import { participantOf, PARTICIPANT, POLICY } from '../../domain/application/support/world';
+
+/** The episode the engine children run (specs/adapters/engine/children/lease-engine-child.ts). */
+const EPISODE = 'shared-episode';
 
 /**
  * Several engines on one PostgreSQL store (docs/event-stores.md): two engine processes share the
@@ -113,7 +116,7 @@ describe('several engines on one PostgreSQL store', () => {
 
     // Leases: per participant, a new owner only after the previous one's expiry (or release).
     const leaseEvents = (participant: string): Array<RecordedEvent & { data: LeaseEvent }> =>
-      events.filter((e) => e.stream === `${LEASE_STREAM_PREFIX}${participant}`) as Array<RecordedEvent & { data: LeaseEvent }>;
+      events.filter((e) => e.stream === leaseStream(EPISODE, participant)) as Array<RecordedEvent & { data: LeaseEvent }>;
     const holders = new Map<string, Array<{ owner: string; from: bigint; to: bigint }>>();
     for (const participant of [...FIRST, ...SECOND]) {
       let holder: { owner: string; expiresAt: number } | null = null;
@@ -148,7 +151,7 @@ describe('several engines on one PostgreSQL store', () => {
     // Every attempt an engine ran was started while it held that participant's lease.
     const attemptPosition = new Map<string, bigint>();
     for (const participant of [...FIRST, ...SECOND]) {
-      for (const recorded of events.filter((e) => e.stream === schedulerStream(POLICY, participant))) {
+      for (const recorded of events.filter((e) => e.stream === schedulerStream(EPISODE, POLICY, participant))) {
         const event = recorded.data as unknown as SchedulerEvent;
         if (event.type === 'AttemptStarted') attemptPosition.set(event.action_instance_id, recorded.position);
       }

@@ -9,6 +9,7 @@ import {
   childOperations,
   getOperation,
   listOpenInvocations,
+  listEpisodes,
   listSchedulers,
   ProjectionRunner,
   storedHistory,
@@ -18,7 +19,7 @@ import {
 import { readSchedulerSnapshots, schedulerSnapshotsProjection, type SchedulerSnapshotsViews } from '../../../projections/scheduler-snapshots';
 import type { OpenInvocationsViews } from '../../../projections/open-invocations';
 import { openViews } from '../../projections/support/stores';
-import { InvocationDriver, participant, POLICY, runReturningInvocation, SchedulerDriver, tick } from '../../projections/support/world';
+import { EPISODE, InvocationDriver, participant, POLICY, runReturningInvocation, SchedulerDriver, tick } from '../../projections/support/world';
 
 type EveryView = ViewsPort & AllProjectionViews & OpenInvocationsViews & SchedulerSnapshotsViews;
 
@@ -58,9 +59,10 @@ const answers = async (views: SqliteViews | MemoryViews, store: EventStore) => {
   return {
     open: listOpenInvocations(views),
     history,
-    operations: outer.map((id) => ({ outer: getOperation(views, id), children: childOperations(views, id), first: getOperation(views, toolActionInstanceId(id, 1)) })),
+    operations: outer.map((id) => ({ outer: getOperation(views, EPISODE, id), children: childOperations(views, EPISODE, id), first: getOperation(views, EPISODE, toolActionInstanceId(id, 1)) })),
     schedulers: listSchedulers(views),
-    scout: listSchedulers(views, SCOUT),
+    scout: listSchedulers(views, { participant: SCOUT }),
+    episodes: listEpisodes(views),
     snapshots: [...readSchedulerSnapshots(views)],
     checkpoints: PROJECTIONS.map((projection) => views.checkpoints.read(projection.name)),
   };

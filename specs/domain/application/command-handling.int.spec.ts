@@ -46,7 +46,7 @@ const request = (toolCallId: string) => ({
 
 /** Opens and activates the invocation through one aggregate; returns it. */
 const activeInvocation = async (store: EventStore) => {
-  const aggregate = invocationAggregate(store, INVOCATION);
+  const aggregate = invocationAggregate(store, 'episode-1', INVOCATION);
   await aggregate.handle({
     type: 'OpenInvocation',
     at: AT,
@@ -80,9 +80,9 @@ describe('command handling under the port', () => {
     expect(answers.map((a) => (a.admitted ? a.action_instance_id : a.refusal))).toEqual([1, 2, 3, 4].map((n) => `${INVOCATION}:tool=${n}`));
     // A replayed tool_call_id gets the original decision and writes nothing.
     expect(await port.admit(request('c'))).toEqual({ admitted: true, action_instance_id: `${INVOCATION}:tool=3` });
-    const read = await store.readStream(invocationStream(INVOCATION));
+    const read = await store.readStream(invocationStream('episode-1', INVOCATION));
     expect(read.kind === 'read' && read.events.map((e) => e.id)).toEqual(
-      read.kind === 'read' ? read.events.map((e) => eventId(invocationStream(INVOCATION), e.revision, e.type, e.data)) : [],
+      read.kind === 'read' ? read.events.map((e) => eventId(invocationStream('episode-1', INVOCATION), e.revision, e.type, e.data)) : [],
     );
     expect(read.kind === 'read' && read.events.map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
   });
@@ -90,7 +90,7 @@ describe('command handling under the port', () => {
   it('re-reads and decides again when another writer appended first', async () => {
     const store = new MemoryEventStore();
     const stale = await activeInvocation(store);
-    const other = invocationAggregate(store, INVOCATION);
+    const other = invocationAggregate(store, 'episode-1', INVOCATION);
     await other.load();
     expect(await other.handle({ type: 'AdmitToolAction', at: AT, request: request('first'), crossingPolicyInstalled: false })).toMatchObject({
       kind: 'decided',
@@ -134,7 +134,7 @@ describe('admitAndDispatch on the local port', () => {
     const before = store.appends;
     expect(await port.admitAndDispatch(request('a'))).toEqual({ admitted: true, action_instance_id: TOOL_1, accepted: true });
     expect(store.appends - before).toBe(1);
-    const read = await store.readStream(invocationStream(INVOCATION));
+    const read = await store.readStream(invocationStream('episode-1', INVOCATION));
     expect(read.kind === 'read' && read.events.map((e) => e.type)).toEqual([
       'InvocationOpened',
       'InvocationActivated',

@@ -56,7 +56,7 @@ describe('the port around admitAction', () => {
     await manager.start();
     await manager.advance(1);
     expect(await duringAttach).toMatchObject({ admitted: false, refusal: 'invocation_inactive' });
-    expect(await eventTypes(store, invocationStream(INVOCATION))).toEqual(['InvocationOpened', 'InvocationActivated', 'InvocationClosed']);
+    expect(await eventTypes(store, invocationStream('episode-1', INVOCATION))).toEqual(['InvocationOpened', 'InvocationActivated', 'InvocationClosed']);
   });
 
   it('answers every call after admitAction returned with invocation_closed', async () => {
@@ -99,12 +99,12 @@ describe('the port around admitAction', () => {
     );
     await manager.start();
     await manager.advance(1);
-    const types = await eventTypes(store, invocationStream(INVOCATION));
+    const types = await eventTypes(store, invocationStream('episode-1', INVOCATION));
     expect(types.filter((t) => t === 'ToolActionSettled')).toHaveLength(2);
     expect(types[types.length - 1]).toBe('InvocationClosed');
     expect(await manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', settlement: 'threw', attempt_outcome: 'consumed' });
     expect(await manager.getOperation(`${INVOCATION}:tool=1`)).toMatchObject({ settlement: 'completed', parent_operation_id: INVOCATION });
-    const scheduler = await store.readStream(schedulerStream(POLICY, PARTICIPANT));
+    const scheduler = await store.readStream(schedulerStream('episode-1', POLICY, PARTICIPANT));
     const finished = scheduler.kind === 'read' ? scheduler.events.find((e) => e.type === 'AttemptFinished') : undefined;
     expect(finished?.data).toMatchObject({ outcome: 'consumed', indeterminate_action_ids: [`${INVOCATION}:tool=2`] });
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.status).toBe('stopped');
@@ -165,7 +165,7 @@ describe('the claim', () => {
     await manager.advance(1);
     expect(seen).toEqual([undefined]);
     expect(attach).not.toHaveBeenCalled();
-    expect(await eventTypes(store, invocationStream(INVOCATION))).toEqual([]);
+    expect(await eventTypes(store, invocationStream('episode-1', INVOCATION))).toEqual([]);
     expect(await manager.getOperation(INVOCATION)).toMatchObject({
       state: 'settled',
       attempt_outcome: 'failed',

@@ -104,7 +104,7 @@ describe('max_in_flight', () => {
           await advanced;
           expect(harness.mostRunning.get(PARTICIPANT)).toBe(Math.min(maxInFlight, attempts));
           expect(harness.finished).toHaveLength(attempts);
-          expect(await mostInFlightRecorded(store, schedulerStream(POLICY, PARTICIPANT))).toBe(Math.min(maxInFlight, attempts));
+          expect(await mostInFlightRecorded(store, schedulerStream('episode-1', POLICY, PARTICIPANT))).toBe(Math.min(maxInFlight, attempts));
           expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ attemptsStarted: attempts, inFlight: new Map() });
           await manager.close();
         },
@@ -126,7 +126,7 @@ describe('max_in_flight', () => {
     for (const id of [...harness.waiting.keys()]) harness.release(id);
     await advanced;
     expect(harness.mostRunning.get(PARTICIPANT)).toBe(3);
-    expect(await mostInFlightRecorded(store, schedulerStream(POLICY, PARTICIPANT))).toBe(3);
+    expect(await mostInFlightRecorded(store, schedulerStream('episode-1', POLICY, PARTICIPANT))).toBe(3);
     await manager.close();
   });
 

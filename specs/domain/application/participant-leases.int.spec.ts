@@ -11,7 +11,7 @@ const PARTICIPANTS = ['participant.behavior.a', 'participant.behavior.b', 'parti
 const T0 = Date.parse('2026-04-11T10:00:00Z');
 
 const engine = (store: MemoryEventStore, owner: string, clock: { now: number }, claims: ReadonlySet<string> | 'all' = 'all') =>
-  new ParticipantLeases(store, PARTICIPANTS, { owner, durationMs: 3000, marginMs: 1000, claims }, () => new Date(clock.now));
+  new ParticipantLeases(store, 'episode-1', PARTICIPANTS, { owner, durationMs: 3000, marginMs: 1000, claims }, () => new Date(clock.now));
 
 describe('participant leases on one store', () => {
   it('gives each participant to exactly one of two engines deciding at once', async () => {
@@ -23,7 +23,7 @@ describe('participant leases on one store', () => {
     expect([...a.taken, ...b.taken].sort()).toEqual([...PARTICIPANTS].sort());
     for (const participant of PARTICIPANTS) {
       expect([participant, first.holds(participant) !== second.holds(participant)]).toEqual([participant, true]);
-      const read = await store.readStream(leaseStream(participant), {});
+      const read = await store.readStream(leaseStream('episode-1', participant), {});
       if (read.kind !== 'read') throw new Error(read.reason);
       expect(read.events.map((e) => e.type)).toEqual(['LeaseAcquired']);
     }

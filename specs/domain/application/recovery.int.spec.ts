@@ -100,18 +100,18 @@ describe('recovery after a restart', () => {
     expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
 
     await second.manager.advance(4);
-    expect(await typesOf(second.store, invocationStream(`${POLICY}:${PARTICIPANT}:2`))).toEqual([]);
+    expect(await typesOf(second.store, invocationStream('episode-1', `${POLICY}:${PARTICIPANT}:2`))).toEqual([]);
     expect(await second.manager.resolve(tool(3), 'happened', 'content.participant-observation')).toEqual({ ok: true });
     expect(await second.manager.restartScheduler(PARTICIPANT)).toEqual({ ok: true });
     await second.manager.advance(2);
-    expect(await typesOf(second.store, invocationStream(`${POLICY}:${PARTICIPANT}:2`))).toContain('InvocationClosed');
+    expect(await typesOf(second.store, invocationStream('episode-1', `${POLICY}:${PARTICIPANT}:2`))).toContain('InvocationClosed');
 
     // The interrupted engine wakes up late: it cannot close or count the recovered invocation again.
     release();
     await stuck;
-    const closes = (await typesOf(second.store, invocationStream(INVOCATION))).filter((t) => t === 'InvocationClosed');
+    const closes = (await typesOf(second.store, invocationStream('episode-1', INVOCATION))).filter((t) => t === 'InvocationClosed');
     expect(closes).toHaveLength(1);
-    const finished = (await typesOf(second.store, schedulerStream(POLICY, PARTICIPANT))).filter((t) => t === 'AttemptFinished');
+    const finished = (await typesOf(second.store, schedulerStream('episode-1', POLICY, PARTICIPANT))).filter((t) => t === 'AttemptFinished');
     expect(finished).toHaveLength(2);
   });
 
@@ -189,12 +189,12 @@ describe('recovery after a restart', () => {
     releaseLog();
     await second.manager.viewsCurrent();
     expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
-    expect(await typesOf(second.store, invocationStream(INVOCATION))).toContain('InvocationClosed');
+    expect(await typesOf(second.store, invocationStream('episode-1', INVOCATION))).toContain('InvocationClosed');
   });
 
   it('counts an attempt interrupted before its invocation opened as consumed', async () => {
     const { manager, store } = managerOn(async (request) => probeResult(request, []));
-    const scheduler = schedulerAggregate(store, POLICY, PARTICIPANT);
+    const scheduler = schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT);
     const policy = {
       policy_address: POLICY,
       participant_address: PARTICIPANT,

@@ -37,7 +37,7 @@ const managerOn = (store: CountingStore, views: Database | undefined, ticks: num
   });
 
 const foldedScheduler = async (store: MemoryEventStore) => {
-  const aggregate = schedulerAggregate(store, POLICY, PARTICIPANT);
+  const aggregate = schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT);
   const loaded = await aggregate.load();
   if (loaded.kind !== 'loaded') throw new Error(loaded.reason);
   return aggregate.state;
@@ -55,10 +55,10 @@ describe('scheduler snapshots', () => {
     const first = managerOn(store, views);
     await first.start();
     await first.advance(3);
-    const snapshot = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream(POLICY, PARTICIPANT));
+    const snapshot = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream('episode-1', POLICY, PARTICIPANT));
     expect(snapshot?.state).toEqual(await foldedScheduler(store));
     expect(snapshot?.state.attemptsStarted).toBe(3);
-    const read = await store.readStream(schedulerStream(POLICY, PARTICIPANT));
+    const read = await store.readStream(schedulerStream('episode-1', POLICY, PARTICIPANT));
     expect(snapshot?.revision).toBe(read.kind === 'read' ? read.events.length - 1 : -2);
   });
 
@@ -96,12 +96,12 @@ describe('scheduler snapshots', () => {
     const first = managerOn(store, views);
     await first.start();
     await first.advance(2);
-    const stale = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream(POLICY, PARTICIPANT));
+    const stale = readSchedulerSnapshots(sqliteViews(views)).get(schedulerStream('episode-1', POLICY, PARTICIPANT));
     expect(stale?.state.attemptsStarted).toBe(2);
-    const restored = schedulerAggregate(store, POLICY, PARTICIPANT);
+    const restored = schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT);
     expect(restored.restore(stale!.state, stale!.revision)).toBe(true);
     await store.append(
-      schedulerStream(POLICY, PARTICIPANT),
+      schedulerStream('episode-1', POLICY, PARTICIPANT),
       [{ id: 'behind-the-views', type: 'SchedulerStopped', data: { type: 'SchedulerStopped', reason: 'failure_policy', action_instance_id: `${POLICY}:${PARTICIPANT}:2`, indeterminate_action_ids: [], at: '2026-04-11T11:00:00.000Z' } }],
       { expectedRevision: 'any' },
     );

@@ -54,7 +54,7 @@ describe('the seed harness on the SQLite store', () => {
   });
 
   const streamEvents = async (): Promise<InvocationEvent[]> => {
-    const read = await store.readStream(invocationStream(INVOCATION));
+    const read = await store.readStream(invocationStream('episode-1', INVOCATION));
     if (read.kind !== 'read') throw new Error(read.reason);
     return read.events.map((recorded) => {
       const event = invocationEventCodec.fromRecorded(recorded);
@@ -129,7 +129,7 @@ describe('the seed harness on the SQLite store', () => {
   it('stops the participant scheduler on the indeterminate action; no invocation runs until resolve and restart', async () => {
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)?.status).toBe('stopped');
     await manager.advance(4);
-    const second = await store.readStream(invocationStream(`${POLICY}:${PARTICIPANT}:2`));
+    const second = await store.readStream(invocationStream('episode-1', `${POLICY}:${PARTICIPANT}:2`));
     expect(second.kind === 'read' && second.events.length).toBe(0);
 
     expect(await manager.restartScheduler(PARTICIPANT)).toMatchObject({ ok: false, code: 'indeterminate_unresolved' });
@@ -137,7 +137,7 @@ describe('the seed harness on the SQLite store', () => {
     expect(await manager.resolve(TOOL_2, 'absent', 'content.participant-observation')).toMatchObject({ ok: false, code: 'state_conflict' });
     expect(await manager.restartScheduler(PARTICIPANT)).toEqual({ ok: true });
     await manager.advance(2);
-    const resumed = await store.readStream(invocationStream(`${POLICY}:${PARTICIPANT}:2`));
+    const resumed = await store.readStream(invocationStream('episode-1', `${POLICY}:${PARTICIPANT}:2`));
     expect(resumed.kind === 'read' && resumed.events[0]?.type).toBe('InvocationOpened');
   });
 

@@ -22,8 +22,8 @@ describe('loading an aggregate from stored events', () => {
       execution_generation: 0,
       at: '2026-04-11T10:00:00.000Z',
     };
-    await store.append(schedulerStream(POLICY, PARTICIPANT), [{ id: 'a', type: 'AttemptStarted', data: started }], { expectedRevision: 'no_stream' });
-    const scheduler = schedulerAggregate(store, POLICY, PARTICIPANT);
+    await store.append(schedulerStream('episode-1', POLICY, PARTICIPANT), [{ id: 'a', type: 'AttemptStarted', data: started }], { expectedRevision: 'no_stream' });
+    const scheduler = schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT);
     expect(await scheduler.load()).toEqual({ kind: 'loaded' });
     expect(scheduler.state.lastTick).toBe(7);
     expect([...scheduler.state.inFlight]).toEqual([[1, INVOCATION]]);
@@ -31,28 +31,28 @@ describe('loading an aggregate from stored events', () => {
 
   it('refuses a stream whose event type tag is not its recorded type, naming the revision and the stream', async () => {
     const store = new MemoryEventStore();
-    await store.append(invocationStream(INVOCATION), [{ id: 'a', type: 'InvocationOpened', data: { type: 'SomethingElse' } }], {
+    await store.append(invocationStream('episode-1', INVOCATION), [{ id: 'a', type: 'InvocationOpened', data: { type: 'SomethingElse' } }], {
       expectedRevision: 'no_stream',
     });
-    const aggregate = invocationAggregate(store, INVOCATION);
+    const aggregate = invocationAggregate(store, 'episode-1', INVOCATION);
     const loaded = await aggregate.load();
     expect(loaded.kind).toBe('unavailable');
-    expect(loaded.kind === 'unavailable' && loaded.reason).toContain(`event 0 of stream '${invocationStream(INVOCATION)}'`);
+    expect(loaded.kind === 'unavailable' && loaded.reason).toContain(`event 0 of stream '${invocationStream('episode-1', INVOCATION)}'`);
     expect(loaded.kind === 'unavailable' && loaded.reason).toContain("got type 'InvocationOpened'");
     expect(aggregate.state.status).toBe('unopened');
   });
 
   it('refuses an event type the aggregate does not know', async () => {
     const store = new MemoryEventStore();
-    await store.append(invocationStream(INVOCATION), [{ id: 'a', type: 'AttemptStarted', data: { type: 'AttemptStarted' } }], {
+    await store.append(invocationStream('episode-1', INVOCATION), [{ id: 'a', type: 'AttemptStarted', data: { type: 'AttemptStarted' } }], {
       expectedRevision: 'no_stream',
     });
-    expect((await invocationAggregate(store, INVOCATION).load()).kind).toBe('unavailable');
+    expect((await invocationAggregate(store, 'episode-1', INVOCATION).load()).kind).toBe('unavailable');
   });
 
   it('derives its stream name from its key', () => {
     const store = new MemoryEventStore();
-    expect(invocationAggregate(store, INVOCATION).stream).toBe(invocationStream(INVOCATION));
-    expect(schedulerAggregate(store, POLICY, PARTICIPANT).stream).toBe(schedulerStream(POLICY, PARTICIPANT));
+    expect(invocationAggregate(store, 'episode-1', INVOCATION).stream).toBe(invocationStream('episode-1', INVOCATION));
+    expect(schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT).stream).toBe(schedulerStream('episode-1', POLICY, PARTICIPANT));
   });
 });

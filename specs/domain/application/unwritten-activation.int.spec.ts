@@ -42,7 +42,7 @@ describe('an invocation whose activation the store could not write', () => {
     expect(harnessCalls).toBe(0);
     expect(progress.some((p) => p.kind === 'storage_failure' && p.reason.includes(INVOCATION))).toBe(true);
     expect(progress).toContainEqual(expect.objectContaining({ kind: 'invocation_closed', invocation_action_instance_id: INVOCATION, outcome: 'consumed' }));
-    const read = await store.readStream(invocationStream(INVOCATION));
+    const read = await store.readStream(invocationStream('episode-1', INVOCATION));
     expect(read.kind === 'read' && read.events.map((e) => e.type)).toEqual(['InvocationOpened', 'InvocationClosed']);
     expect(read.kind === 'read' && read.events[1]?.data).toMatchObject({ outcome: 'threw', recovered: false });
     expect(manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ attemptsStarted: 1, status: 'running' });

@@ -86,7 +86,7 @@ describe('an invocation whose closure the store could not write', () => {
     // The restart finds the invocation open (as the open-invocations view would list it) and recovers it.
     const restarted = managerOn(store, dispatchAndReturn(() => undefined), {
       catchUp: async () => undefined,
-      listOpen: () => [{ invocation_action_instance_id: INVOCATION }],
+      listOpen: () => [{ invocation_action_instance_id: INVOCATION, episode_id: 'episode-1' }],
     });
     await restarted.start();
     expect(await restarted.getOperation(TOOL_1)).toMatchObject({ settlement: 'indeterminate' });

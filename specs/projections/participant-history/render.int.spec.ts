@@ -1,6 +1,7 @@
 import type { SqliteViews } from '../../../adapters/views/sqlite';
 import { openSqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
 import type { EventStore } from '../../../domain/ports/event-store';
+import { invocationStream } from '../../../domain/streams';
 import {
   participantHistoryProjection,
   participantHistoryView,
@@ -75,7 +76,7 @@ describe.each(STORES)('rendering the participant history from the %s store', (_n
     expect(await storedHistory(views, store, { participant: PROBER })).toEqual({
       kind: 'history_unavailable',
       invocation_action_instance_id: 'missing-invocation',
-      reason: expect.stringContaining("stream 'invocation-missing-invocation', but the store holds no such stream") as string,
+      reason: expect.stringContaining(`stream '${invocationStream(EPISODE, 'missing-invocation')}', but the store holds no such stream`) as string,
       advice: REBUILD_ADVICE,
     });
     await store.close();
@@ -117,7 +118,7 @@ describe('rendering the participant history when the store cannot be read', () =
     expect(await storedHistory(views, opened)).toEqual({
       kind: 'history_unavailable',
       invocation_action_instance_id: prober.id,
-      reason: expect.stringContaining(`reading stream 'invocation-${prober.id}' failed`) as string,
+      reason: expect.stringContaining(`reading stream '${prober.stream}' failed`) as string,
       advice: STORE_ADVICE,
     });
   });

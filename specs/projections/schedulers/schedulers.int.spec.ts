@@ -39,7 +39,7 @@ describe.each(STORES)('schedulers on the %s store', (_name, makeStore) => {
     await prober.run({ type: 'RecordResolution', action_instance_id: lost, at: tick() });
     await prober.run({ type: 'RestartScheduler', at: tick() });
     await runner.catchUp();
-    const [restarted] = listSchedulers(views, PROBER);
+    const [restarted] = listSchedulers(views, { participant: PROBER });
     expect(restarted).toEqual(expect.objectContaining({ status: 'running', stopped_by: null, unresolved_action_ids: [] }));
     expect(errorsOf(validators.schedulerStatus(), restarted)).toEqual([]);
     await store.close();

@@ -76,10 +76,10 @@ const context = (participantAddr: string): AdmissionContext => ({
   withheld_refs: [],
 });
 
-const result = (participantAddr: string, actionId: string, contract: string): ActionResult => ({
+const result = (participantAddr: string, actionId: string, contract: string, episode: string): ActionResult => ({
   status: 'succeeded',
   participant_address: participantAddr,
-  episode_id: EPISODE,
+  episode_id: episode,
   action_instance_id: actionId,
   action_contract_address: contract,
   observation_point: POINT,
@@ -110,9 +110,10 @@ export class InvocationDriver {
     private readonly store: EventStore | undefined,
     readonly participantAddress: string,
     attempt: number,
+    readonly episode: string = EPISODE,
   ) {
     this.id = outerActionInstanceId(POLICY, participantAddress, attempt);
-    this.stream = invocationStream(this.id);
+    this.stream = invocationStream(episode, this.id);
   }
 
   async run(command: InvocationCommand): Promise<readonly InvocationEvent[]> {
@@ -133,7 +134,7 @@ export class InvocationDriver {
       portValues: {
         invocation_action_instance_id: this.id,
         participant_address: this.participantAddress,
-        episode_id: EPISODE,
+        episode_id: this.episode,
         participant_implementation_ref: IMPLEMENTATION,
         execution_scope_ref: POLICY,
         execution_generation: 0,
@@ -162,7 +163,7 @@ export class InvocationDriver {
         tool_call_id: `call-${this.ordinal}`,
         invocation_action_instance_id: this.id,
         participant_address: this.participantAddress,
-        episode_id: EPISODE,
+        episode_id: this.episode,
         participant_implementation_ref: IMPLEMENTATION,
         tool_affordance_address: AFFORDANCE,
         action_contract_address: PROBE,
@@ -177,12 +178,12 @@ export class InvocationDriver {
 
   dispatch = (actionId: string) => this.run({ type: 'DispatchToolAction', at: tick(), actionInstanceId: actionId });
   complete = (actionId: string) =>
-    this.run({ type: 'CompleteToolAction', at: tick(), actionInstanceId: actionId, result: result(this.participantAddress, actionId, PROBE) });
+    this.run({ type: 'CompleteToolAction', at: tick(), actionInstanceId: actionId, result: result(this.participantAddress, actionId, PROBE, this.episode) });
   reportUnknown = (actionId: string) =>
     this.run({ type: 'ReportToolActionUnknown', at: tick(), actionInstanceId: actionId, reason: 'timeout' });
   cancel = (actionId: string) => this.run({ type: 'CancelToolAction', at: tick(), actionInstanceId: actionId });
   returnResult = () =>
-    this.run({ type: 'CloseInvocation', at: tick(), close: { outcome: 'returned', result: result(this.participantAddress, this.id, OUTER) } });
+    this.run({ type: 'CloseInvocation', at: tick(), close: { outcome: 'returned', result: result(this.participantAddress, this.id, OUTER, this.episode) } });
   throwFromHarness = () => this.run({ type: 'CloseInvocation', at: tick(), close: { outcome: 'threw' } });
   recover = () => this.run({ type: 'RecoverInvocation', at: tick() });
   resolve = (actionId: string) =>
@@ -190,8 +191,14 @@ export class InvocationDriver {
 }
 
 /** A full invocation: `completedCalls` tool actions completed, one cancelled before dispatch, then a return. */
-export const runReturningInvocation = async (store: EventStore | undefined, participantAddr: string, attempt: number, completedCalls = 2): Promise<InvocationDriver> => {
-  const driver = new InvocationDriver(store, participantAddr, attempt);
+export const runReturningInvocation = async (
+  store: EventStore | undefined,
+  participantAddr: string,
+  attempt: number,
+  completedCalls = 2,
+  episode: string = EPISODE,
+): Promise<InvocationDriver> => {
+  const driver = new InvocationDriver(store, participantAddr, attempt, episode);
   await driver.open();
   await driver.activate();
   for (let i = 0; i < completedCalls; i++) {
@@ -214,6 +221,7 @@ export class SchedulerDriver {
   constructor(
     private readonly store: EventStore,
     participantAddr: string,
+    readonly episode: string = EPISODE,
   ) {
     this.policy = {
       policy_address: POLICY,
@@ -226,7 +234,7 @@ export class SchedulerDriver {
       max_in_flight: 1,
       failure_policy: 'stop',
     };
-    this.stream = schedulerStream(POLICY, participantAddr);
+    this.stream = schedulerStream(episode, POLICY, participantAddr);
   }
 
   async run(command: SchedulerCommand): Promise<readonly SchedulerEvent[]> {

@@ -30,6 +30,7 @@ const main = async (): Promise<void> => {
   const durationMs = Number(leaseMs);
   const leases = new ParticipantLeases(
     store,
+    'shared-episode',
     participants,
     { owner, durationMs, marginMs: Math.floor(durationMs / 3), claims: new Set(claimed.split(',')) },
     () => new Date(),

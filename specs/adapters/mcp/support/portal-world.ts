@@ -112,7 +112,7 @@ export const openPortalWorld = async (options: PortalWorldOptions): Promise<Port
     calls,
     progress,
     toolActions: async (invocationId) => {
-      const aggregate = invocationAggregate(store, invocationId);
+      const aggregate = invocationAggregate(store, 'episode-mcp', invocationId);
       const loaded = await aggregate.load();
       if (loaded.kind !== 'loaded') throw new Error(`reading ${invocationId}: ${loaded.reason}`);
       return aggregate.state.status === 'opened' ? aggregate.state.toolActions : [];
