@@ -96,7 +96,14 @@ describe('several engines on one PostgreSQL store', () => {
     try {
       await second.waitFor('taking its participants', tookAll(SECOND));
       // Both run; the first has invocations with dispatched tool calls in hand when it dies.
-      await first.waitFor('dispatching tool calls', (lines) => lines.filter((line) => line.startsWith('D ')).length >= 6);
+      // Killed as soon as its output shows a dispatch whose tool has not completed (not merely six
+      // dispatches: a parent slow to read may get a dispatch together with its completion).
+      const outstanding = (lines: string[]): boolean => {
+        const completed = new Set(lines.filter((line) => line.startsWith('C ')).map((line) => line.slice(2)));
+        const dispatched = lines.filter((line) => line.startsWith('D ')).map((line) => line.slice(2));
+        return dispatched.length >= 6 && dispatched.some((id) => !completed.has(id));
+      };
+      await first.waitFor('dispatching a tool call still running', outstanding);
       first.child.kill('SIGKILL');
       expect(await first.exited).toBe('SIGKILL');
       await second.waitFor("taking the killed engine's participants", tookAll(FIRST));
