@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { ALL_PROJECTIONS, ProjectionRunner } from '../../../projections';
+import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../../projections';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import { openWorkspace, type StoreFlags } from '../workspace';
 
-const NAMES = ALL_PROJECTIONS.map((projection) => projection.name);
+/** Every view the engine keeps, the scheduler snapshots recovery restores from among them. */
+const NAMES = FOLLOWED_PROJECTIONS.map((projection) => projection.name);
 
 export const runProjectionsRebuild = async (name: string | undefined, options: StoreFlags & { readonly json: boolean }, io: CliIo): Promise<number> => {
   if (name !== undefined && !NAMES.includes(name)) {
@@ -21,7 +22,7 @@ export const runProjectionsRebuild = async (name: string | undefined, options: S
     io.stderr(`raes-tools projections rebuild: the views database was corrupt; it was moved to ${workspace.corruptViewsSetAside} and is rebuilt from the event store\n`);
   }
   try {
-    const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: ALL_PROJECTIONS });
+    const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: FOLLOWED_PROJECTIONS });
     const started = Date.now();
     const rebuilt = await runner.rebuild(name, (progress) => io.stderr(`  replayed ${progress.applied} events (position ${progress.position})\n`));
     if (rebuilt.kind === 'storage_failure') {

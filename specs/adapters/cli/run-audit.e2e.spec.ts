@@ -113,7 +113,7 @@ describe('raes-tools run then audit on SQLite (scripted harness)', () => {
     const before = cli('audit', ...store, '--json').stdout;
     const rebuilt = cli('projections', 'rebuild', ...store);
     expect(rebuilt.status).toBe(0);
-    expect(rebuilt.stdout).toMatch(/^rebuilt open-invocations, participant-history, operations, schedulers from \d+ events/);
+    expect(rebuilt.stdout).toMatch(/^rebuilt open-invocations, participant-history, operations, schedulers, scheduler-snapshots from \d+ events/);
     expect(rebuilt.stderr).toMatch(/replayed \d+ events/);
     expect(cli('audit', ...store, '--json').stdout).toBe(before);
     const one = cli('projections', 'rebuild', 'participant-history', ...store, '--json');

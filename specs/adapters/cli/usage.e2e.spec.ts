@@ -65,7 +65,7 @@ describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
     ['run with a missing scenario file', ['run', join(empty, 'absent.yaml'), '-m', MANIFEST, '--data-dir', empty], /cannot read scenario file ".*absent\.yaml": no such file/],
     ['resolve with an unknown effect', ['resolve', actionId, '--effect', 'maybe', '--evidence', 'x'], /Allowed choices are happened, absent/],
     ['resolve without evidence', ['resolve', actionId, '--effect', 'absent'], /required option '--evidence <ref>' not specified/],
-    ['an unknown projection', ['projections', 'rebuild', 'everything', '--data-dir', empty], /no projection is named 'everything'; expected one of open-invocations, participant-history, operations, schedulers/],
+    ['an unknown projection', ['projections', 'rebuild', 'everything', '--data-dir', empty], /no projection is named 'everything'; expected one of open-invocations, participant-history, operations, schedulers, scheduler-snapshots/],
     ['audit on the memory store', ['audit', '--store', 'memory', '--data-dir', empty], /the memory store keeps nothing between commands/],
     ['eventstoredb without a connection string', ['audit', '--store', 'eventstoredb', '--data-dir', empty], /ESDB_CONNECTION_STRING/],
     ['postgres without a connection string', ['audit', '--store', 'postgres', '--data-dir', empty], /expected a postgres:\/\/ connection string at --postgres-url or RAES_POSTGRES_URL/],
