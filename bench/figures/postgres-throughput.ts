@@ -73,7 +73,7 @@ const twoEnginesRate = async (engines: readonly EngineProcess[], ms: number): Pr
 };
 
 export const postgresThroughputFigure = async (quick: boolean): Promise<FigureResult> => {
-  const rounds = quick ? 2 : 3;
+  const rounds = quick ? 1 : 3;
   const seconds = quick ? 1.5 : 3;
   progress('postgres: starting a server in a temp dir');
   const server = await startPostgresServer();

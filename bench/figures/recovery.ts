@@ -31,8 +31,9 @@ const TARGET_MS = 1000;
 const TARGET_OPEN = 10_000;
 /** Group commits recovery needs at least for 10,000 invocations: settle-and-close, then finish-attempt, per window of 512. */
 const FSYNCS_PER_10K = 2 * Math.ceil(10_000 / 512);
-/** Restarts per case, each over a fresh copy of the same crashed files; the median is the figure. */
+/** Restarts per case, each over a fresh copy of the same crashed files; the median is the figure (--quick: 2, the slower). */
 const RUNS_PER_CASE = 3;
+const QUICK_RUNS_PER_CASE = 2;
 
 export interface Case {
   readonly open: number;
@@ -148,10 +149,10 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
 };
 
 /** Restarts RUNS_PER_CASE times over copies of one crash; returns the times in ms, fastest first. */
-const recoverRuns = async (dir: string, history: CrashedFiles, testCase: Case): Promise<number[]> => {
+const recoverRuns = async (dir: string, history: CrashedFiles, testCase: Case, runs: number): Promise<number[]> => {
   const crashed = await crashedFiles(dir, history, testCase);
   const times: number[] = [];
-  for (let run = 1; run <= RUNS_PER_CASE; run += 1) {
+  for (let run = 1; run <= runs; run += 1) {
     const copy = { eventsPath: `${crashed.eventsPath}.run`, viewsPath: `${crashed.viewsPath}.run` };
     copyDatabase(crashed.eventsPath, copy.eventsPath);
     if (viewsLost(testCase)) removeDatabase(copy.viewsPath);
@@ -170,10 +171,9 @@ const caseName = (testCase: Case): string =>
 export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Promise<FigureResult> => {
   const cases: readonly Case[] = only ?? (quick
     ? [
-        { open: 100, history: 100_000 },
-        { open: 1_000, history: 100_000 },
-        { open: 1_000, history: 300_000 },
-        { open: 1_000, history: 300_000, views: 'lost' },
+        { open: 1_000, history: 30_000 },
+        { open: 1_000, history: 90_000 },
+        { open: 1_000, history: 90_000, views: 'lost' },
       ]
     : [
         { open: 1_000, history: 1_000_000 },
@@ -181,6 +181,7 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
         { open: 10_000, history: 3_000_000 },
         { open: 10_000, history: 1_000_000, views: 'lost' },
       ]);
+  const runs = quick ? QUICK_RUNS_PER_CASE : RUNS_PER_CASE;
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-recovery-'));
   const histories = new Map<number, CrashedFiles>();
   try {
@@ -190,7 +191,7 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
       const history = await historyFile(dir, testCase.history, histories);
       // F beside each case: the disk's latency moves from minute to minute on these machines.
       const fsync = measureFsyncLatency(dir);
-      const times = await recoverRuns(dir, history, testCase);
+      const times = await recoverRuns(dir, history, testCase, runs);
       const ms = times[Math.floor(times.length / 2)]!;
       results.push({ testCase, ms });
       rows.push({
@@ -228,7 +229,7 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
         (lost.length === 0 ? '' : `; views lost ${Math.round(worstLost)} ms`),
       met: worst <= targetMs && historyGrowth < 1 + (historyRatio - 1) / 4 && worstLost <= lostTargetMs,
       notes: [
-        `median of ${RUNS_PER_CASE} restarts per case, each over a fresh copy (with its WAL) of the files one SIGKILLed engine left: ` +
+        `median of ${runs} restarts per case, each over a fresh copy (with its WAL) of the files one SIGKILLed engine left: ` +
           'the engine ran as raes-tools run does, every view following the log live, and was killed once its invocations were mid-flight, ' +
           'so the views are behind by whatever the live follower had not committed, and the restart catches them up inside the figure',
         "the history is filled with batched inserts of the replay benchmark's attempts, its participants (agent-1 to agent-63) among the interrupted ones, " +
