@@ -1,9 +1,9 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
 import { exportHistoryAsOtlp } from '../../../adapters/telemetry';
-import { HarnessRuntime, RuntimeManager, toolActionRequestFor } from '../../../domain/application';
+import { toolActionRequestFor } from '../../../domain/application';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
-import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from '../../domain/application/support/world';
 import { spansOf, startReceiver } from './support/otlp-receiver';
+import { runOneTick } from './support/run-one-tick';
 
 /** A secret planted in a tool call's arguments, in its result and in the environment never reaches an exported byte. */
 
@@ -21,25 +21,15 @@ describe('telemetry and secrets', () => {
     const receiver = await startReceiver();
     try {
       const store = new MemoryEventStore();
-      const manager = new RuntimeManager({
-        compiled: compiledScenario(),
-        manifest: manifest({ claim: true }),
-        runtime: new HarnessRuntime(async (request, _snapshot, port) => {
-          const withArguments = { ...toolActionRequestFor(port!, 'call-secret', PORTAL_CLIENT), arguments: { api_key: SECRET }, input: SECRET };
-          const decision = await port!.admitAndDispatch(withArguments);
-          if (decision.admitted && decision.accepted) {
-            const result = { ...probeResult(request, []), observations: [`tool said ${SECRET}`], diagnostics: [SECRET] };
-            await port!.complete(decision.action_instance_id, result as never);
-          }
-          return { ...probeResult(request, []), observations: [SECRET] };
-        }),
-        store,
-        episodeId: 'episode-1',
-        clock: steppingClock(),
+      await runOneTick(store, async (request, _snapshot, port) => {
+        const withArguments = { ...toolActionRequestFor(port!, 'call-secret', PORTAL_CLIENT), arguments: { api_key: SECRET }, input: SECRET };
+        const decision = await port!.admitAndDispatch(withArguments);
+        if (decision.admitted && decision.accepted) {
+          const result = { ...probeResult(request, []), observations: [`tool said ${SECRET}`], diagnostics: [SECRET] };
+          await port!.complete(decision.action_instance_id, result as never);
+        }
+        return { ...probeResult(request, []), observations: [SECRET] };
       });
-      await manager.start();
-      await manager.advance(1);
-      await manager.close();
       const log = await store.readAll();
       // The log itself holds the planted result text, so the exporter had it in hand and left it out.
       expect(log.kind === 'read' && JSON.stringify(log.events.map((event) => event.data)).includes(SECRET)).toBe(true);

@@ -1,32 +1,20 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
 import { exportHistoryAsOtlp, startLiveTelemetry, telemetryConfigOf } from '../../../adapters/telemetry';
-import { HarnessRuntime, RuntimeManager } from '../../../domain/application';
 import { callTool } from '../../../examples/harness/call-tool';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
-import { compiledScenario, manifest, steppingClock } from '../../domain/application/support/world';
 import { resourcesOf, spansOf, startReceiver, type OtlpReceiver } from './support/otlp-receiver';
+import { runOneTick } from './support/run-one-tick';
 
 /**
  * The standard OpenTelemetry environment beyond the endpoint: OTEL_SDK_DISABLED and
  * OTEL_RESOURCE_ATTRIBUTES, seen in what the real exporters send to a receiver on 127.0.0.1.
  */
 
-const runEngine = async (store: MemoryEventStore): Promise<void> => {
-  const manager = new RuntimeManager({
-    compiled: compiledScenario(),
-    manifest: manifest({ claim: true }),
-    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
-      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
-      return probeResult(request, []);
-    }),
-    store,
-    episodeId: 'episode-1',
-    clock: steppingClock(),
+const runEngine = (store: MemoryEventStore): Promise<void> =>
+  runOneTick(store, async (request, _snapshot, port) => {
+    await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+    return probeResult(request, []);
   });
-  await manager.start();
-  await manager.advance(1);
-  await manager.close();
-};
 
 describe('the OpenTelemetry environment', () => {
   let receiver: OtlpReceiver;

@@ -1,34 +1,23 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
 import { exportHistoryAsOtlp, startLiveTelemetry, telemetryConfigOf } from '../../../adapters/telemetry';
-import { HarnessRuntime, RuntimeManager } from '../../../domain/application';
 import { callTool, ToolTimeout } from '../../../examples/harness/call-tool';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
-import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from '../../domain/application/support/world';
+import { PARTICIPANT, POLICY } from '../../domain/application/support/world';
 import { attributesOf, metricsOf, serviceNamesOf, spansOf, startReceiver, type OtlpReceiver } from './support/otlp-receiver';
+import { runOneTick } from './support/run-one-tick';
 
 /** A real engine run, its log sent by the real OTLP/HTTP (JSON) exporters to a receiver on 127.0.0.1. */
 
 const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
 
-const runEngine = async (store: MemoryEventStore): Promise<void> => {
-  const manager = new RuntimeManager({
-    compiled: compiledScenario(),
-    manifest: manifest({ claim: true }),
-    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
-      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
-      await callTool(port!, 'call-2', PORTAL_CLIENT, async () => {
-        throw new ToolTimeout('portal-client');
-      });
-      return probeResult(request, []);
-    }),
-    store,
-    episodeId: 'episode-1',
-    clock: steppingClock(),
+const runEngine = (store: MemoryEventStore): Promise<void> =>
+  runOneTick(store, async (request, _snapshot, port) => {
+    await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+    await callTool(port!, 'call-2', PORTAL_CLIENT, async () => {
+      throw new ToolTimeout('portal-client');
+    });
+    return probeResult(request, []);
   });
-  await manager.start();
-  await manager.advance(1);
-  await manager.close();
-};
 
 describe('telemetry over OTLP/HTTP', () => {
   let receiver: OtlpReceiver;
