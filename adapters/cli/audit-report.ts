@@ -172,6 +172,15 @@ const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationS
   return loaded.kind === 'unavailable' ? loaded : { kind: 'folded', state: aggregate.state };
 };
 
+/** A settled action's operator resolution, as the audit shows it. */
+const resolutionOf = (record: ToolActionRecord | undefined): AuditedToolAction['resolution'] => {
+  const resolution = record?.phase === 'settled' ? record.resolution : null;
+  return resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt };
+};
+
+/** Why the participant history cannot be rendered, and what to do. */
+const cannotRenderMessage = (reason: string, advice: string): string => `the participant history cannot be rendered: ${reason}; ${advice}`;
+
 const auditedInvocation = (draft: Draft, state: InvocationState): AuditedInvocation => {
   const tools: AuditedToolAction[] = [];
   for (const [actionId, tool] of draft.tools) {
@@ -179,7 +188,6 @@ const auditedInvocation = (draft: Draft, state: InvocationState): AuditedInvocat
     const position = state.status === 'opened' ? state.positionByActionId.get(actionId) : undefined;
     const record = position === undefined || state.status !== 'opened' ? undefined : state.toolActions[position];
     const dispatchedAt = record === undefined || record.phase === 'admitted' ? null : record.dispatchedAt;
-    const resolution = record?.phase === 'settled' ? record.resolution : null;
     tools.push({
       action_instance_id: actionId,
       admission_ordinal: context.admission_ordinal,
@@ -191,7 +199,7 @@ const auditedInvocation = (draft: Draft, state: InvocationState): AuditedInvocat
       settled_at: tool.settledAt,
       settlement: context.settlement,
       status: tool.status,
-      resolution: resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt },
+      resolution: resolutionOf(record),
     });
   }
   return {
@@ -273,7 +281,7 @@ export const auditClosedInvocations = async (
 ): Promise<{ readonly ok: true; readonly invocations: readonly AuditedInvocation[]; readonly findings: readonly AuditFinding[] } | { readonly ok: false; readonly message: string }> => {
   const invocations: AuditedInvocation[] = [];
   const walked = await walkInvocations(store, rows, (invocation) => invocations.push(invocation));
-  if (walked.kind === 'history_unavailable') return { ok: false, message: `the participant history cannot be rendered: ${walked.reason}; ${walked.advice}` };
+  if (walked.kind === 'history_unavailable') return { ok: false, message: cannotRenderMessage(walked.reason, walked.advice) };
   if (walked.kind === 'unavailable') return { ok: false, message: walked.message };
   return { ok: true, invocations, findings: walked.findings };
 };
@@ -290,10 +298,7 @@ const openToolAction = (record: ToolActionRecord): AuditedToolAction => ({
   settled_at: record.phase === 'settled' ? record.settledAt : null,
   settlement: record.phase === 'settled' ? record.settlement.kind : record.phase,
   status: record.phase === 'settled' && record.settlement.kind === 'completed' ? record.settlement.actionResult.status : null,
-  resolution:
-    record.phase === 'settled' && record.resolution !== null
-      ? { effect: record.resolution.effect, evidence_ref: record.resolution.evidenceRef, resolved_at: record.resolution.resolvedAt }
-      : null,
+  resolution: resolutionOf(record),
 });
 
 /**
@@ -372,7 +377,7 @@ export const walkAudit = async (
     ? await walkInvocations(store, rows, onInvocation)
     : await walkWholeHistory(store, rows, onInvocation);
   if (walked.kind === 'history_unavailable') {
-    return failWithFindings(`the participant history cannot be rendered: ${walked.reason}; ${adviceGivenIntegrity(walked.advice, integrity)}`, integrity);
+    return failWithFindings(cannotRenderMessage(walked.reason, adviceGivenIntegrity(walked.advice, integrity)), integrity);
   }
   if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
   const { findings, historyEvents, invocationCount, toolActionCount } = walked;
