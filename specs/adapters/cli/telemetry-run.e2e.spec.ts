@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, INVOCATION, MANIFEST, PARTICIPANT, ROOT, SCENARIO, scratchDir, type Run } from './support/cli';
+import { cliInBackground, INVOCATION, MANIFEST, PARTICIPANT, SCENARIO, scratchDir } from './support/cli';
 import { attributesOf, metricsOf, serviceNamesOf, spansOf, startReceiver, type OtlpMetric, type OtlpReceiver, type OtlpSpan } from '../telemetry/support/otlp-receiver';
 
 /**
@@ -11,26 +10,6 @@ import { attributesOf, metricsOf, serviceNamesOf, spansOf, startReceiver, type O
 jest.setTimeout(120_000);
 
 const TOOL = 'participant.behavior-specification.participant-behavior.tool-affordance.portal-client';
-
-/** Runs the CLI without blocking this process, which must answer the exporters meanwhile. */
-const cliAsync = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const clean = { ...process.env };
-    for (const name of ['RAES_EVENT_STORE', 'RAES_SQLITE_PATH', 'ESDB_CONNECTION_STRING', 'RAES_POSTGRES_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_SERVICE_NAME', 'OTEL_SDK_DISABLED', 'OTEL_RESOURCE_ATTRIBUTES']) delete clean[name];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the CLI did not end:\n${stderr}`));
-    }, 90_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code, stdout, stderr });
-    });
-  });
 
 const byOperation = (spans: readonly OtlpSpan[], operation: string): OtlpSpan[] => spans.filter((span) => attributesOf(span.attributes)['gen_ai.operation.name'] === operation);
 
@@ -68,7 +47,7 @@ describe('raes-tools run with an OTLP endpoint', () => {
   it("sends the run's invocation and tool actions with their outcomes live, and telemetry export sends the same from the store", async () => {
     const live = await receiver();
     const dataDir = scratchDir('telemetry-run');
-    const run = await cliAsync(
+    const run = await cliInBackground(
       { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint, OTEL_SERVICE_NAME: 'probe-agents' },
       'run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-otel', '--data-dir', dataDir, '--json',
     );
@@ -91,7 +70,7 @@ describe('raes-tools run with an OTLP endpoint', () => {
     expect(countsBy(lastMetric(live, 'raes.tool_actions'), 'raes.settlement')).toEqual({ completed: 2, indeterminate: 1 });
 
     const later = await receiver();
-    const exported = await cliAsync({}, 'telemetry', 'export', '--endpoint', later.endpoint, '--data-dir', dataDir);
+    const exported = await cliInBackground({}, 'telemetry', 'export', '--endpoint', later.endpoint, '--data-dir', dataDir);
     expect(exported.status).toBe(0);
     expect(exported.stderr).toMatch(/sent 1 invocation \(\d+ events read\) as spans and metrics/);
     const again = spansOf(later.bodies);
@@ -100,12 +79,12 @@ describe('raes-tools run with an OTLP endpoint', () => {
 
     // export --format otlp is the same export, narrowed by --episode and --participant.
     const narrowed = await receiver();
-    const otlp = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', narrowed.endpoint, '--episode', 'episode-otel', '--participant', PARTICIPANT, '--data-dir', dataDir);
+    const otlp = await cliInBackground({}, 'export', '--format', 'otlp', '--endpoint', narrowed.endpoint, '--episode', 'episode-otel', '--participant', PARTICIPANT, '--data-dir', dataDir);
     expect(otlp.status).toBe(0);
     expect(otlp.stderr).toMatch(/^raes-tools export --format otlp: sent 1 invocation \(\d+ events read, of episode episode-otel and participant /m);
     expect(toolActionsOf(spansOf(narrowed.bodies))).toEqual(toolActionsOf(spans));
     const empty = await receiver();
-    const none = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', empty.endpoint, '--episode', 'episode-other', '--data-dir', dataDir);
+    const none = await cliInBackground({}, 'export', '--format', 'otlp', '--endpoint', empty.endpoint, '--episode', 'episode-other', '--data-dir', dataDir);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('holds no closed invocation of episode episode-other');
     expect(spansOf(empty.bodies)).toEqual([]);
@@ -113,12 +92,12 @@ describe('raes-tools run with an OTLP endpoint', () => {
 
   it('sends nothing with OTEL_SDK_DISABLED=true, and tells on stderr that a malformed OTEL_RESOURCE_ATTRIBUTES is ignored', async () => {
     const disabled = await receiver();
-    const quiet = await cliAsync({ OTEL_EXPORTER_OTLP_ENDPOINT: disabled.endpoint, OTEL_SDK_DISABLED: 'true' }, 'run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--json');
+    const quiet = await cliInBackground({ OTEL_EXPORTER_OTLP_ENDPOINT: disabled.endpoint, OTEL_SDK_DISABLED: 'true' }, 'run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--json');
     expect(quiet.status).toBe(0);
     expect(disabled.bodies).toEqual([]);
 
     const live = await receiver();
-    const run = await cliAsync(
+    const run = await cliInBackground(
       { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint, OTEL_RESOURCE_ATTRIBUTES: 'team=agents,no-equals-sign' },
       'run', SCENARIO, '--manifest', MANIFEST, '--store', 'memory', '--json',
     );
@@ -130,20 +109,20 @@ describe('raes-tools run with an OTLP endpoint', () => {
 
   it('treats --out with --format otlp, and --endpoint without it, as usage errors', async () => {
     const dataDir = scratchDir('telemetry-usage');
-    const withOut = await cliAsync({}, 'export', '--format', 'otlp', '--endpoint', 'http://127.0.0.1:9', '--out', join(dataDir, 'x.json'), '--data-dir', dataDir);
+    const withOut = await cliInBackground({}, 'export', '--format', 'otlp', '--endpoint', 'http://127.0.0.1:9', '--out', join(dataDir, 'x.json'), '--data-dir', dataDir);
     expect(withOut.status).toBe(2);
     expect(withOut.stderr).toContain('not to a file; drop --out');
-    const endpointOnly = await cliAsync({}, 'export', '--endpoint', 'http://127.0.0.1:9', '--data-dir', dataDir);
+    const endpointOnly = await cliInBackground({}, 'export', '--endpoint', 'http://127.0.0.1:9', '--data-dir', dataDir);
     expect(endpointOnly.status).toBe(2);
     expect(endpointOnly.stderr).toContain('--endpoint is where --format otlp sends');
-    const noEndpoint = await cliAsync({}, 'export', '--format', 'otlp', '--data-dir', dataDir);
+    const noEndpoint = await cliInBackground({}, 'export', '--format', 'otlp', '--data-dir', dataDir);
     expect(noEndpoint.status).toBe(2);
     expect(noEndpoint.stderr).toContain('raes-tools export --format otlp: expected an http(s) URL at --endpoint or OTEL_EXPORTER_OTLP_ENDPOINT');
   });
 
   it("sends a tool's late answer as a refused late settlement on its action's span, counted by code", async () => {
     const live = await receiver();
-    const run = await cliAsync(
+    const run = await cliInBackground(
       { OTEL_EXPORTER_OTLP_ENDPOINT: live.endpoint },
       'run', SCENARIO, '--manifest', MANIFEST, '--harness', `module:${join(__dirname, 'support', 'late-tool-runtime.mjs')}`, '--store', 'memory', '--json',
     );

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { openPostgresEventStore, type PostgresEventStore } from '../../../adapters/event-store/postgres/postgres-event-store';
 import { startLiveTelemetry, telemetryConfigOf, type LiveTelemetry } from '../../../adapters/telemetry';
-import { BIN, MANIFEST, PARTICIPANT, ROOT, SCENARIO, scratchDir, type Run } from '../cli/support/cli';
+import { cliInBackground, MANIFEST, PARTICIPANT, SCENARIO, scratchDir } from '../cli/support/cli';
 import { startPostgresServer, type PostgresServer } from '../event-store/postgres/support/postgres-server';
 import { waitFor } from '../event-store/support/wait-for';
 import { attributesOf, spansOf, startReceiver, type OtlpReceiver, type OtlpSpan } from './support/otlp-receiver';
@@ -14,26 +13,6 @@ import { attributesOf, spansOf, startReceiver, type OtlpReceiver, type OtlpSpan 
  */
 
 jest.setTimeout(180_000);
-
-/** Runs the CLI without blocking this process, whose live telemetry must follow meanwhile. */
-const cliAsync = (...args: string[]): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    for (const name of Object.keys(env)) if (name.startsWith('RAES_') || name.startsWith('OTEL_') || name === 'ESDB_CONNECTION_STRING') delete env[name];
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the CLI did not end:\n${stderr}`));
-    }, 90_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code, stdout, stderr });
-    });
-  });
 
 const named = (receiver: OtlpReceiver, prefix: string): OtlpSpan[] => spansOf(receiver.bodies).filter((span) => span.name.startsWith(prefix));
 
@@ -65,7 +44,7 @@ describe('live telemetry across processes', () => {
     live = await startLiveTelemetry(store, telemetryConfigOf({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint }));
     expect(live).toBeDefined();
     const dataDir = scratchDir('live-across-processes');
-    const run = await cliAsync('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-live', '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir);
+    const run = await cliInBackground({}, 'run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-live', '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status).toBe(0);
 
@@ -76,7 +55,7 @@ describe('live telemetry across processes', () => {
     expect(indeterminate).toHaveLength(1);
     const actionId = String(attributesOf(indeterminate[0]!.attributes)['raes.action_instance_id']);
 
-    const resolving = cliAsync('resolve', actionId, '--effect', 'absent', '--evidence', 'ticket-77', '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir);
+    const resolving = cliInBackground({}, 'resolve', actionId, '--effect', 'absent', '--evidence', 'ticket-77', '--store', 'postgres', '--postgres-url', server.url, '--data-dir', dataDir);
     await waitFor('the resolution\'s span', () => named(receiver, 'resolve_tool').length === 1, 60_000);
     const arrivedAt = Date.now();
     const resolve = await resolving;

@@ -36,6 +36,29 @@ export const cliWithEnv = (env: NodeJS.ProcessEnv, ...args: string[]): Run => {
 
 export const cli = (...args: string[]): Run => cliWithEnv({}, ...args);
 
+/**
+ * Runs the real CLI without blocking this process (a receiver or live follower the spec runs must keep
+ * answering meanwhile), with `env` added to an environment holding no RAES_, OTEL_ or EventStoreDB setting.
+ */
+export const cliInBackground = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const clean = { ...process.env };
+    for (const name of Object.keys(clean)) if (name.startsWith('RAES_') || name.startsWith('OTEL_') || name === 'ESDB_CONNECTION_STRING') delete clean[name];
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the CLI did not end:\n${stderr}`));
+    }, 90_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, stdout, stderr });
+    });
+  });
+
 export const json = <T = Record<string, unknown>>(run: Run): T => {
   try {
     return JSON.parse(run.stdout) as T;
