@@ -6,6 +6,7 @@ import type { EventStore } from '../../adapters/event-store';
 import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
+import { elapsedMs } from '../support/stats';
 
 /**
  * A runtime manager over a fresh SQLite store in a temp dir, running `harness` for `agents`
@@ -91,6 +92,23 @@ export const admitAndDispatch = async (port: InvocationToolActionPort, toolCallI
   if (!answer.accepted) throw new Error(`dispatch refused: ${answer.refusal}`);
   return answer.action_instance_id;
 };
+
+/**
+ * The figures' invocation: CALLS_PER_INVOCATION tool calls one after another through its port
+ * (admitAndDispatch, then complete); `onAction` gets each call's latency in ms.
+ */
+export const toolCallsHarness =
+  (onAction: (ms: number) => void): Harness =>
+  async (request, _snapshot, port) => {
+    if (port === undefined) throw new Error('no port was attached');
+    for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
+      const start = process.hrtime.bigint();
+      const id = await admitAndDispatch(port, `call-${call}`);
+      await completeCall(port, id);
+      onAction(elapsedMs(start));
+    }
+    return outerResult(request);
+  };
 
 export const completeCall = async (port: InvocationToolActionPort, actionInstanceId: string): Promise<void> => {
   const completed = await port.complete(actionInstanceId, succeededResult(port, actionInstanceId));

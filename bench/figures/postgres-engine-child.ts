@@ -3,7 +3,7 @@ import { HarnessRuntime, ParticipantLeases, RuntimeManager } from '../../domain/
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
 import { LeaseKeeper } from '../../adapters/engine/lease-keeper';
 import { benchManifest, benchScenario, steppingClock } from '../support/world';
-import { admitAndDispatch, CALLS_PER_INVOCATION, completeCall, outerResult } from './port-world';
+import { toolCallsHarness } from './port-world';
 
 /**
  * One of the engine processes of the PostgreSQL throughput figure: runs the figure's scenario on a
@@ -39,15 +39,11 @@ const main = async (): Promise<void> => {
   const manager = new RuntimeManager({
     compiled,
     manifest: benchManifest(),
-    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
-      if (port === undefined) throw new Error('no port was attached');
-      for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
-        const id = await admitAndDispatch(port, `call-${call}`);
-        await completeCall(port, id);
+    runtime: new HarnessRuntime(
+      toolCallsHarness(() => {
         if (counting) actions++;
-      }
-      return outerResult(request);
-    }),
+      }),
+    ),
     store,
     episodeId: episode,
     clock: steppingClock(),

@@ -9,7 +9,7 @@ import { measureRawPostgresActions, RAW_TABLE_SQL } from '../support/postgres-ba
 import { progress } from '../support/progress';
 import { elapsedMs, summarize } from '../support/stats';
 import { benchManifest, benchScenario, participantOf, steppingClock } from '../support/world';
-import { admitAndDispatch, CALLS_PER_INVOCATION, completeCall, outerResult } from './port-world';
+import { toolCallsHarness } from './port-world';
 
 /**
  * Throughput on PostgreSQL: the throughput figure's 64 concurrent invocations (admitAndDispatch +
@@ -85,19 +85,13 @@ export const postgresThroughputFigure = async (quick: boolean): Promise<FigureRe
   const manager = new RuntimeManager({
     compiled: benchScenario({ agents: INVOCATIONS }),
     manifest: benchManifest(),
-    runtime: new HarnessRuntime(async (request, _snapshot, port) => {
-      if (port === undefined) throw new Error('no port was attached');
-      for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
-        const start = process.hrtime.bigint();
-        const id = await admitAndDispatch(port, `call-${call}`);
-        await completeCall(port, id);
-        if (counting) {
-          latencies.push(elapsedMs(start));
-          actions++;
-        }
-      }
-      return outerResult(request);
-    }),
+    runtime: new HarnessRuntime(
+      toolCallsHarness((ms) => {
+        if (!counting) return;
+        latencies.push(ms);
+        actions++;
+      }),
+    ),
     store,
     episodeId: 'episode-bench',
     clock: steppingClock(),

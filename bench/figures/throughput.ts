@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FigureResult } from '../support/figure';
 import type { Harness } from '../../domain/application';
 import { progress } from '../support/progress';
-import { admitAndDispatch, CALLS_PER_INVOCATION, completeCall, outerResult, portWorld } from './port-world';
+import { CALLS_PER_INVOCATION, portWorld, toolCallsHarness } from './port-world';
 
 /**
  * Throughput: 64 participants run an invocation each on every tick, concurrently; each invocation makes
@@ -36,21 +36,13 @@ type Tally = { latencies: number[]; inF: number[]; actions: number; counting: bo
 
 const newTally = (): Tally => ({ latencies: [], inF: [], actions: 0, counting: false, ms: 0, turnF: 1 });
 
-const countingHarness = (tally: Tally): Harness => async (request, _snapshot, port) => {
-  if (port === undefined) throw new Error('no port was attached');
-  for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
-    const start = process.hrtime.bigint();
-    const id = await admitAndDispatch(port, `call-${call}`);
-    await completeCall(port, id);
-    if (tally.counting) {
-      const ms = elapsedMs(start);
-      tally.latencies.push(ms);
-      tally.inF.push(ms / tally.turnF);
-      tally.actions++;
-    }
-  }
-  return outerResult(request);
-};
+const countingHarness = (tally: Tally): Harness =>
+  toolCallsHarness((ms) => {
+    if (!tally.counting) return;
+    tally.latencies.push(ms);
+    tally.inF.push(ms / tally.turnF);
+    tally.actions++;
+  });
 
 /** Half a second per turn: the three take turns, so all see the same machine. */
 const TURN_MS = 500;
