@@ -67,11 +67,11 @@ const raceForLock = async (dataDir: string, count: number): Promise<Array<{ ok: 
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.on('error', rejectRun);
-      child.on('exit', () => {
+      child.on('exit', (code, signal) => {
         try {
           resolveRun(JSON.parse(out));
         } catch (error) {
-          rejectRun(new Error(`a racer printed ${JSON.stringify(out)}`));
+          rejectRun(new Error(`a racer printed ${JSON.stringify(out)} and exited with code ${code}, signal ${signal}`));
         }
       });
     }),
