@@ -104,6 +104,51 @@ export class ProjectionRunner<Views = unknown> {
     return this.serialized(() => this.catchUpNow(onProgress));
   }
 
+  /**
+   * Reads the whole store from its first event, hands every page to `visit` and applies to each
+   * projection the events past its checkpoint, as catchUp does: one read of the log for a reader that
+   * needs every event anyway (the audit). A projection that fails stops the applying, not the reading:
+   * `visit` still sees every page, and the failure is the result.
+   */
+  catchUpAlong(visit: (events: readonly RecordedEvent[]) => void): Promise<CatchUpResult> {
+    return this.serialized(async () => {
+      try {
+        this.prepareOnce();
+      } catch (error) {
+        return projectionFailed('', 0n, `preparing the views database failed: ${describeError(error)}`);
+      }
+      const count = this.projections.length;
+      const positions: (bigint | null)[] = new Array<bigint | null>(count);
+      const lowest = this.lowestCheckpoint();
+      let failed: CatchUpResult | undefined;
+      let after: bigint | undefined;
+      let applied = 0;
+      for (;;) {
+        const read = await this.store.readAll(after === undefined ? { maxCount: this.pageSize } : { after, maxCount: this.pageSize });
+        if (read.kind !== 'read') return { kind: 'storage_failure', reason: read.reason };
+        const events = read.events;
+        if (events.length === 0) break;
+        const last = events[events.length - 1]!.position;
+        visit(events);
+        if (failed === undefined && count > 0 && (lowest === undefined || last > lowest)) {
+          try {
+            this.applyPage(events, last, positions);
+            applied += events.length;
+          } catch (error) {
+            for (const projection of this.projections) projection.discardPending?.();
+            failed =
+              error instanceof ProjectionFailed
+                ? projectionFailed(error.projection, error.position, error.message)
+                : projectionFailed('', events[0]!.position, `writing the views failed: ${describeError(error)}`);
+          }
+        }
+        after = last;
+        if (events.length < this.pageSize) break;
+      }
+      return failed ?? { kind: 'caught_up', position: after, applied };
+    });
+  }
+
   /** Drops the named projection's rows (every projection's when no name) and replays the whole store. */
   rebuild(name?: string, onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
     return this.serialized(async () => {

@@ -19,11 +19,14 @@ import {
   type HistoryFilter,
   type SchedulerStatus,
 } from '../../projections';
-import { invocationAggregate, invocationEventCodec } from '../../domain/application';
-import { invocationDecider, type InvocationState, type ToolActionRecord } from '../../domain/invocation';
-import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
+import { invocationAggregate } from '../../domain/application';
+import type { InvocationState, ToolActionRecord } from '../../domain/invocation';
+import type { EventStore } from '../../domain/ports/event-store';
 import { invocationStream, parseInvocationStream } from '../../domain/streams';
 import { fail, type Built } from './built';
+import { auditedInvocation, draftsOf, foldStream, resolutionOf, type AuditedInvocation, type AuditedToolAction, type FoldedInvocation } from './audited-invocation';
+
+export type { AuditedInvocation, AuditedToolAction } from './audited-invocation';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { adviceGivenIntegrity } from './changed-history';
 import { auditIntegrity } from './audit-integrity';
@@ -37,31 +40,6 @@ import type { Workspace } from './workspace';
  * resolutions come from the same read. A view that no longer matches the store fails the audit
  * with what to do next.
  */
-
-export interface AuditedToolAction {
-  readonly action_instance_id: string;
-  readonly admission_ordinal: number;
-  readonly tool_call_id: string;
-  readonly tool_affordance_address: string;
-  readonly action_contract_address: string;
-  readonly admitted_at: string;
-  readonly dispatched_at: string | null;
-  readonly settled_at: string | null;
-  readonly settlement: string;
-  readonly status: string | null;
-  readonly resolution: { readonly effect: string; readonly evidence_ref: string; readonly resolved_at: string } | null;
-}
-
-export interface AuditedInvocation {
-  readonly invocation_action_instance_id: string;
-  readonly participant_address: string;
-  readonly episode_id: string;
-  readonly action_contract_address: string;
-  /** The outer action's recorded status; null when the invocation threw or was closed by recovery (no outer triple). */
-  readonly outer_status: string | null;
-  readonly closed_at: string | null;
-  readonly tool_actions: readonly AuditedToolAction[];
-}
 
 export interface AuditReport {
   readonly filter: HistoryFilter;
@@ -93,54 +71,6 @@ export const catchUpViews = async (
   return { ok: true, value: runner };
 };
 
-type Draft = {
-  invocation: string;
-  participant: string;
-  episode: string;
-  contract: string;
-  outerStatus: string | null;
-  closedAt: string | null;
-  tools: Map<string, { first: BehaviorHistoryEvent; settledAt: string | null; status: string | null }>;
-};
-
-const draftsOf = (history: readonly BehaviorHistoryEvent[]): Draft[] => {
-  const drafts = new Map<string, Draft>();
-  for (const event of history) {
-    const context = event.invocation_tool_context;
-    const invocationId = context?.invocation_action_instance_id ?? event.action_instance_id;
-    let draft = drafts.get(invocationId);
-    if (draft === undefined) {
-      draft = {
-        invocation: invocationId,
-        participant: event.participant_address,
-        episode: event.episode_id,
-        contract: context?.invocation_action_contract_address ?? event.action_contract_address,
-        outerStatus: null,
-        closedAt: null,
-        tools: new Map(),
-      };
-      drafts.set(invocationId, draft);
-    }
-    if (context === undefined) {
-      if (event.event_type === 'observation_emitted') {
-        draft.outerStatus = event.action_result?.status ?? null;
-        draft.closedAt = event.timestamp;
-      }
-      continue;
-    }
-    let tool = draft.tools.get(event.action_instance_id);
-    if (tool === undefined) {
-      tool = { first: event, settledAt: null, status: null };
-      draft.tools.set(event.action_instance_id, tool);
-    }
-    if (event.event_type === 'observation_emitted') {
-      tool.settledAt = event.timestamp;
-      tool.status = event.action_result?.status ?? null;
-    }
-  }
-  return [...drafts.values()];
-};
-
 /** A failure of the audit's other parts, with the integrity findings that may explain it. */
 const failWithFindings = (message: string, integrity: IntegrityReport): Built<never> =>
   fail(EXIT_INVALID, integrity.findings.length === 0 ? message : `${message}\n${integrity.findings.map((finding) => `  ${finding.code}: ${finding.message}`).join('\n')}`);
@@ -151,19 +81,6 @@ export type AuditSummary = Omit<AuditReport, 'invocations'> & {
   readonly tool_action_count: number;
 };
 
-type FoldedInvocation = { readonly kind: 'folded'; readonly state: InvocationState } | { readonly kind: 'unavailable'; readonly reason: string };
-
-/** Folds an invocation's events as its aggregate loads them (each decoded, then evolved). */
-const foldStream = (stream: string, recorded: readonly RecordedEvent[]): FoldedInvocation => {
-  let state = invocationDecider.initialState();
-  for (const event of recorded) {
-    const decoded = invocationEventCodec.fromRecorded(event);
-    if (typeof decoded === 'string') return { kind: 'unavailable', reason: `event ${event.revision} of stream '${stream}': ${decoded}` };
-    state = invocationDecider.evolve(state, decoded);
-  }
-  return { kind: 'folded', state };
-};
-
 /** A draft's invocation state: this stream's, or (for a history naming another invocation) its own stream's. */
 const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationState, invocation: string): Promise<FoldedInvocation> => {
   if (invocation === row.invocation) return { kind: 'folded', state: own };
@@ -172,46 +89,8 @@ const stateOf = async (store: EventStore, row: HistoryIndexRow, own: InvocationS
   return loaded.kind === 'unavailable' ? loaded : { kind: 'folded', state: aggregate.state };
 };
 
-/** A settled action's operator resolution, as the audit shows it. */
-const resolutionOf = (record: ToolActionRecord | undefined): AuditedToolAction['resolution'] => {
-  const resolution = record?.phase === 'settled' ? record.resolution : null;
-  return resolution === null ? null : { effect: resolution.effect, evidence_ref: resolution.evidenceRef, resolved_at: resolution.resolvedAt };
-};
-
 /** Why the participant history cannot be rendered, and what to do. */
 const cannotRenderMessage = (reason: string, advice: string): string => `the participant history cannot be rendered: ${reason}; ${advice}`;
-
-const auditedInvocation = (draft: Draft, state: InvocationState): AuditedInvocation => {
-  const tools: AuditedToolAction[] = [];
-  for (const [actionId, tool] of draft.tools) {
-    const context = tool.first.invocation_tool_context!;
-    const position = state.status === 'opened' ? state.positionByActionId.get(actionId) : undefined;
-    const record = position === undefined || state.status !== 'opened' ? undefined : state.toolActions[position];
-    const dispatchedAt = record === undefined || record.phase === 'admitted' ? null : record.dispatchedAt;
-    tools.push({
-      action_instance_id: actionId,
-      admission_ordinal: context.admission_ordinal,
-      tool_call_id: context.tool_call_id,
-      tool_affordance_address: context.tool_affordance_address,
-      action_contract_address: tool.first.action_contract_address,
-      admitted_at: tool.first.timestamp,
-      dispatched_at: dispatchedAt,
-      settled_at: tool.settledAt,
-      settlement: context.settlement,
-      status: tool.status,
-      resolution: resolutionOf(record),
-    });
-  }
-  return {
-    invocation_action_instance_id: draft.invocation,
-    participant_address: draft.participant,
-    episode_id: draft.episode,
-    action_contract_address: draft.contract,
-    outer_status: draft.outerStatus,
-    closed_at: draft.closedAt ?? (state.status === 'opened' && state.lifecycle.status === 'closed' ? state.lifecycle.closedAt : null),
-    tool_actions: tools,
-  };
-};
 
 type Walked =
   | {

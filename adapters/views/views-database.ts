@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { StorageFailure } from '../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../domain/ports/storage-failure';
@@ -10,10 +11,48 @@ export const DEFAULT_VIEWS_PATH = 'esdata/views.sqlite';
 
 export type ViewsOptions = {
   /**
-   * For commands that only read: the views are caught up in a copy in memory (an empty one when the
-   * file is missing), and nothing is written to the file or beside it.
+   * For commands that only read: the views are caught up in a temporary copy (an empty one when the
+   * file is missing), removed on close, and nothing is written to the file or beside it.
    */
   readonly readOnly?: boolean;
+};
+
+/**
+ * A copy of the views file in a temporary folder, for a read-only command to catch up: on disk, not in
+ * memory, so that catching up a cold or old views file over a long history keeps memory flat. Closing
+ * the connection removes the folder.
+ */
+const temporaryCopy = (path: string): Database => {
+  const folder = mkdtempSync(join(tmpdir(), 'raes-views-'));
+  const copyPath = join(folder, 'views.sqlite');
+  try {
+    if (existsSync(path)) {
+      const source = openReadOnlyDatabase(path);
+      try {
+        // Reading the schema finds a corrupt file now, with the message a corrupt file gets.
+        source.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+        source.prepare('VACUUM INTO ?').run(copyPath);
+      } finally {
+        source.close();
+      }
+    }
+    const copy = new BetterSqlite3(copyPath);
+    // A scratch file: rollback works (the journal is kept in memory), nothing waits for the disk.
+    copy.pragma('journal_mode = MEMORY');
+    copy.pragma('synchronous = OFF');
+    const close = copy.close.bind(copy);
+    copy.close = () => {
+      try {
+        return close();
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    };
+    return copy;
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
 };
 
 /**
@@ -22,12 +61,7 @@ export type ViewsOptions = {
  */
 export const openViewsDatabase = (path: string = DEFAULT_VIEWS_PATH, options: ViewsOptions = {}): Database | StorageFailure => {
   try {
-    if (options.readOnly === true && path !== ':memory:') {
-      const copy = existsSync(path) ? openReadOnlyDatabase(path, { inMemoryCopy: true }) : new BetterSqlite3(':memory:');
-      // Reading the schema finds a corrupt file now, with the message a corrupt file gets.
-      copy.prepare('SELECT COUNT(*) FROM sqlite_master').get();
-      return copy;
-    }
+    if (options.readOnly === true && path !== ':memory:') return temporaryCopy(path);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const views = new BetterSqlite3(path);
     views.pragma('busy_timeout = 5000');
