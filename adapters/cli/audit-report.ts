@@ -29,7 +29,8 @@ import { auditedInvocation, draftsOf, foldStream, resolutionOf, type AuditedInvo
 export type { AuditedInvocation, AuditedToolAction } from './audited-invocation';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { adviceGivenIntegrity } from './changed-history';
-import { auditIntegrity } from './audit-integrity';
+import { digestRows, passOverLog } from './audit-pass';
+import { InvocationSpool } from './invocation-spool';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
 
@@ -234,47 +235,73 @@ const walkWholeHistory = async (
   return { kind: 'walked', findings: verifyHistory(history), historyEvents: history.length, invocationCount, toolActionCount };
 };
 
+/** The audit's summary, and its invocations to hand over once, in order, from the file they wait in. */
+export interface StreamedAudit {
+  readonly summary: AuditSummary;
+  /** Hands every audited invocation to `onInvocation`, in the order the history lists them; once. */
+  replay(onInvocation: (invocation: AuditedInvocation) => void): void;
+  /** Removes the file the invocations waited in. */
+  dispose(): void;
+}
+
 /**
- * The audit, one closed invocation at a time: each invocation's stream is read once (its history is
- * rendered from the events up to its closing, its dispatch times and resolutions from all of them),
- * verified on its own (every history rule concerns one invocation), handed to `onInvocation`, and let
- * go. Memory holds the view's index rows and one invocation, however long the history.
+ * The audit over one read of the log (audit-pass.ts): the integrity check, the views the audit reads
+ * caught up, and every closed invocation rendered, verified and spooled as it closes. `choose` turns the
+ * filter into the one audited once the views are caught up (the audit picks the store's only episode).
+ * The invocations come from the pass when the participant history view lists exactly the invocations
+ * the pass saw close, in that order; otherwise (a damaged or foreign view) they are rendered from the
+ * view's rows, each stream read from the store, so that the findings say what the damage looks like.
  */
-export const walkAudit = async (
+export const streamAudit = async (
   workspace: Workspace,
-  filter: HistoryFilter,
-  onInvocation: (invocation: AuditedInvocation) => void,
-): Promise<Built<AuditSummary>> => {
-  // First, over the store as it is: tampering may be what keeps the views from catching up.
-  const integrity = await auditIntegrity(workspace.store);
-  if ('kind' in integrity) return fail(EXIT_INVALID, `reading the event store failed: ${integrity.reason}`);
-  const caught = await catchUpViews(workspace, undefined, AUDITED_VIEWS);
-  if (!caught.ok) return failWithFindings(caught.message, integrity);
-  const store = workspace.store;
-  const rows = workspace.views.participantHistory.closedInvocations(filter);
-  const walked = namesEachInvocationOnce(rows)
-    ? await walkInvocations(store, rows, onInvocation)
-    : await walkWholeHistory(store, rows, onInvocation);
-  if (walked.kind === 'history_unavailable') {
-    return failWithFindings(cannotRenderMessage(walked.reason, adviceGivenIntegrity(walked.advice, integrity)), integrity);
-  }
-  if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
-  const { findings, historyEvents, invocationCount, toolActionCount } = walked;
-  const open = listOpenInvocations(workspace.views)
-    .filter(
-      (row) =>
-        (filter.participant === undefined || row.participant_address === filter.participant) &&
-        (filter.episode === undefined || row.episode_id === filter.episode) &&
-        (filter.invocation === undefined || row.invocation_action_instance_id === filter.invocation),
-    )
-    .map((row) => row.invocation_action_instance_id);
-  return {
-    ok: true,
-    value: {
+  asked: HistoryFilter,
+  choose: (asked: HistoryFilter) => Promise<Built<HistoryFilter>> = async (filter) => ({ ok: true, value: filter }),
+): Promise<Built<StreamedAudit>> => {
+  const pass = await passOverLog(workspace, AUDITED_VIEWS, asked);
+  let spool: InvocationSpool | undefined = pass.spool;
+  try {
+    const integrity = pass.integrity;
+    const caught = pass.caught;
+    if (caught.kind === 'storage_failure') return fail(EXIT_INVALID, `reading the event store failed: ${caught.reason}`);
+    if (caught.kind === 'projection_failed') {
+      return failWithFindings(`${caught.reason}; rebuild it with \`raes-tools projections rebuild ${caught.projection}\``, integrity);
+    }
+    const chosen = await choose(asked);
+    if (!chosen.ok) return chosen;
+    const filter = chosen.value;
+    const rows = workspace.views.participantHistory.closedInvocations(filter);
+    const episode = filter.episode;
+    const fromPass = pass.usable && (episode === undefined || [...pass.episodes].every((seen) => seen === episode)) && digestRows(rows) === pass.rowsDigest;
+    let findings = pass.findings;
+    let historyEvents = pass.historyEvents;
+    let toolActionCount = pass.toolActionCount;
+    if (!fromPass) {
+      spool.dispose();
+      spool = new InvocationSpool();
+      const into = spool;
+      const store = workspace.store;
+      const walked = namesEachInvocationOnce(rows)
+        ? await walkInvocations(store, rows, (invocation) => into.add(invocation))
+        : await walkWholeHistory(store, rows, (invocation) => into.add(invocation));
+      if (walked.kind === 'history_unavailable') {
+        return failWithFindings(cannotRenderMessage(walked.reason, adviceGivenIntegrity(walked.advice, integrity)), integrity);
+      }
+      if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
+      ({ findings, historyEvents, toolActionCount } = walked);
+    }
+    const open = listOpenInvocations(workspace.views)
+      .filter(
+        (row) =>
+          (filter.participant === undefined || row.participant_address === filter.participant) &&
+          (filter.episode === undefined || row.episode_id === filter.episode) &&
+          (filter.invocation === undefined || row.invocation_action_instance_id === filter.invocation),
+      )
+      .map((row) => row.invocation_action_instance_id);
+    const summary: AuditSummary = {
       filter,
       integrity,
       history_events: historyEvents,
-      invocation_count: invocationCount,
+      invocation_count: spool.count,
       tool_action_count: toolActionCount,
       open_invocations: open,
       schedulers: listSchedulers(workspace.views, {
@@ -283,8 +310,29 @@ export const walkAudit = async (
       }),
       findings,
       sound: findings.length === 0 && integrity.findings.length === 0,
-    },
-  };
+    };
+    const handed = spool;
+    spool = undefined;
+    return { ok: true, value: { summary, replay: (onInvocation) => handed.replay(onInvocation), dispose: () => handed.dispose() } };
+  } finally {
+    spool?.dispose();
+  }
+};
+
+/** The audit, its invocations handed to `onInvocation` in order once the summary is known. */
+export const walkAudit = async (
+  workspace: Workspace,
+  filter: HistoryFilter,
+  onInvocation: (invocation: AuditedInvocation) => void,
+): Promise<Built<AuditSummary>> => {
+  const streamed = await streamAudit(workspace, filter);
+  if (!streamed.ok) return streamed;
+  try {
+    streamed.value.replay(onInvocation);
+    return { ok: true, value: streamed.value.summary };
+  } finally {
+    streamed.value.dispose();
+  }
 };
 
 /** The whole audit in memory, for callers that keep it (the embedding facade, `run`'s summary). */

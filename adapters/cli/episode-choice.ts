@@ -30,9 +30,14 @@ export const storeOfEpisodes = (workspace: Workspace): string =>
 export const episodesOf = async (workspace: Workspace): Promise<Built<readonly string[]>> => {
   const caught = await catchUpViews(workspace);
   if (!caught.ok) return caught;
+  return { ok: true, value: knownEpisodes(workspace) };
+};
+
+/** The episodes the views know as they stand (a caller that caught them up itself), then those with a job file only. */
+export const knownEpisodes = (workspace: Workspace): readonly string[] => {
   const episodes = [...listEpisodes(workspace.views)];
   if (workspace.kind !== 'memory') for (const episode of jobEpisodes(workspace.dataDir)) if (!episodes.includes(episode)) episodes.push(episode);
-  return { ok: true, value: episodes };
+  return episodes;
 };
 
 /** Picks from the known episodes; undefined when none is asked for and the store holds none yet. */

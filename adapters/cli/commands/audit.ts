@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { HistoryFilter, SchedulerStatus } from '../../../projections';
-import { walkAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
-import { TextSpool } from '../spool';
+import { streamAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
 import { followAudit } from '../audit-follow';
 import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
@@ -9,7 +8,7 @@ import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import type { Built } from '../built';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
-import { EPISODE_HELP, episodesOf, pickEpisode, storeOfEpisodes } from '../episode-choice';
+import { EPISODE_HELP, episodesOf, knownEpisodes, pickEpisode, storeOfEpisodes } from '../episode-choice';
 import type { Workspace } from '../workspace';
 
 export const SOUND_SENTENCE =
@@ -132,7 +131,7 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
     io.stderr(`raes-tools audit: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
-  const filter = await episodeFilter(opened.workspace, options);
+  const filter = await followedFilter(opened.workspace, auditFilter(options));
   if (!filter.ok) {
     await opened.workspace.close();
     io.stderr(`raes-tools audit: ${filter.message}\n`);
@@ -172,60 +171,76 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
     io.stderr(`raes-tools audit: ${opened.message}\n`);
     return opened.usage ? EXIT_USAGE : EXIT_INVALID;
   }
-  const spool = new TextSpool();
   try {
-    const filter = await episodeFilter(opened.workspace, options);
-    if (!filter.ok) {
-      io.stderr(`raes-tools audit: ${filter.message}\n`);
-      return filter.exit;
+    // The views are caught up inside the audit's read of the log; the episode is picked from them after.
+    const audited = await streamAudit(opened.workspace, auditFilter(options), async (asked) => episodeFilter(opened.workspace, asked));
+    if (!audited.ok) {
+      io.stderr(`raes-tools audit: ${audited.message}\n`);
+      return audited.exit;
     }
-    let first = true;
-    const walked = await walkAudit(opened.workspace, filter.value, (invocation) => {
+    const { summary, replay, dispose } = audited.value;
+    try {
+      const out = new ChunkedOutput(io.stdout);
       if (options.json) {
-        spool.write(`${first ? '' : ',\n'}${jsonMember(invocation)}`);
+        const { before, after } = jsonAround(summary);
+        if (summary.invocation_count === 0) {
+          out.write(`${before}[]${after}\n`);
+        } else {
+          out.write(`${before}[\n`);
+          let first = true;
+          replay((invocation) => {
+            out.write(`${first ? '' : ',\n'}${jsonMember(invocation)}`);
+            first = false;
+          });
+          out.write(`\n  ]${after}\n`);
+        }
       } else {
-        spool.write(formatAuditedInvocation(invocation));
+        out.write(formatAuditHeading(summary));
+        replay((invocation) => out.write(formatAuditedInvocation(invocation)));
+        out.write(formatAuditEnding(summary));
       }
-      first = false;
-    });
-    if (!walked.ok) {
-      io.stderr(`raes-tools audit: ${walked.message}\n`);
-      return walked.exit;
-    }
-    const summary = walked.value;
-    if (options.json) {
-      const { before, after } = jsonAround(summary);
-      if (spool.isEmpty) {
-        io.stdout(`${before}[]${after}\n`);
-      } else {
-        io.stdout(`${before}[\n`);
-        spool.drain(io.stdout);
-        io.stdout(`\n  ]${after}\n`);
-      }
-    } else {
-      io.stdout(formatAuditHeading(summary));
-      spool.drain(io.stdout);
-      io.stdout(formatAuditEnding(summary));
+      out.flush();
+    } finally {
+      dispose();
     }
     return summary.sound ? EXIT_OK : EXIT_INVALID;
   } finally {
-    spool.dispose();
     await opened.workspace.close();
   }
 };
 
+/** Text written in chunks of about 64 KiB: one write per chunk, not one per invocation. */
+class ChunkedOutput {
+  private pending = '';
+  constructor(private readonly write_: (text: string) => void) {}
+
+  write(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    this.write_(this.pending);
+    this.pending = '';
+  }
+}
+
 /**
  * The filter with its episode: the one asked for, else the only one the store holds (several: a usage
- * error). Audit verifies one episode at a time. When the views cannot catch up, the filter stays as
- * asked: the audit then reports that failure with the integrity findings that may explain it.
+ * error). Audit verifies one episode at a time. Called once the audit caught the views up.
  */
-const episodeFilter = async (workspace: Workspace, options: AuditOptions): Promise<Built<HistoryFilter>> => {
-  const filter = auditFilter(options);
+const episodeFilter = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<HistoryFilter>> => {
+  const picked = pickEpisode(filter.episode, knownEpisodes(workspace), storeOfEpisodes(workspace));
+  if (!picked.ok) return picked;
+  return { ok: true, value: picked.value === undefined ? filter : { ...filter, episode: picked.value } };
+};
+
+/** The same for --follow, which reads the views before it follows: caught up first; when they cannot be, the filter stays as asked. */
+const followedFilter = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<HistoryFilter>> => {
   const known = await episodesOf(workspace);
   if (!known.ok) return { ok: true, value: filter };
-  const picked = pickEpisode(options.episode, known.value, storeOfEpisodes(workspace));
-  if (!picked.ok) return picked;
-  return { ok: true, value: picked.value === undefined ? filter : auditFilter({ ...options, episode: picked.value }) };
+  return episodeFilter(workspace, filter);
 };
 
 const auditFilter = (options: AuditOptions): HistoryFilter => ({

@@ -1,0 +1,191 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { InvocationOpened } from '../../domain/invocation';
+import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
+import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
+import { parseInvocationStream } from '../../domain/streams';
+import {
+  ProjectionRunner,
+  renderRecordedInvocationHistory,
+  verifyHistory,
+  type AllProjectionViews,
+  type AuditFinding,
+  type CatchUpResult,
+  type HistoryFilter,
+  type HistoryIndexRow,
+  type Projection,
+} from '../../projections';
+import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
+import { InvocationSpool } from './invocation-spool';
+import type { Workspace } from './workspace';
+
+/**
+ * The audit's one read of the log, in position order: every event goes through the integrity check,
+ * the views the audit reads are caught up from the same pages, and each invocation's events are kept
+ * only while it is open. When it closes, its history is rendered and verified and its audited form
+ * spooled to a file. An operator's resolution of an indeterminate action comes after the closing: the
+ * few invocations resolved later are read again from the store at the end and audited as they stand.
+ * Memory holds the open invocations and a head per stream, whatever the length of the history.
+ *
+ * What the pass lists is the participant history view's index as the projection builds it from the
+ * same events: the caller checks that the view says the same (`rowsDigest`), and otherwise audits from
+ * the view as it is (a damaged view then shows in the findings).
+ */
+
+export type PassResult = {
+  readonly integrity: IntegrityReport;
+  readonly caught: CatchUpResult;
+  readonly spool: InvocationSpool;
+  /** Whether every invocation was rendered as the view's rows would render it; false sends the caller to the view. */
+  readonly usable: boolean;
+  /** A digest of the index rows the pass listed, in order, to compare with the view's (see digestRows). */
+  readonly rowsDigest: string;
+  readonly episodes: ReadonlySet<string>;
+  readonly findings: readonly AuditFinding[];
+  readonly historyEvents: number;
+  readonly toolActionCount: number;
+};
+
+/** Folds the index rows into the digest the pass compares with the view's rows. */
+export const digestRows = (rows: readonly HistoryIndexRow[], hash: Hash = createHash('sha256')): string => {
+  for (const row of rows) addRow(hash, row);
+  return hash.digest('hex');
+};
+
+const addRow = (hash: Hash, row: HistoryIndexRow): void => {
+  hash.update(`${row.participant}\u0000${row.episode}\u0000${row.invocation}\u0000${row.closingRevision}\n`);
+};
+
+type Tracked = { readonly participant: string; readonly episode: string; readonly invocation: string; readonly events: RecordedEvent[] };
+
+/** A closed invocation's stream: its closing revision while an operator may still resolve one of its actions, else NOT_RESOLVABLE. */
+const NOT_RESOLVABLE = -1;
+
+/** Whether an operator may still resolve one of the invocation's actions: a later event would change its audit. */
+const resolvable = (state: ReturnType<typeof foldStream>): boolean =>
+  state.kind === 'folded' &&
+  state.state.status === 'opened' &&
+  state.state.toolActions.some((record) => record.phase === 'settled' && record.settlement.kind === 'indeterminate' && record.resolution === null);
+
+export const passOverLog = async (
+  workspace: Workspace,
+  projections: readonly Projection<AllProjectionViews>[],
+  filter: HistoryFilter,
+): Promise<PassResult> => {
+  const verifier = new IntegrityVerifier();
+  const spool = new InvocationSpool();
+  const hash = createHash('sha256');
+  const open = new Map<string, Tracked>();
+  /** Streams whose invocation was audited at its closing (see NOT_RESOLVABLE). */
+  const closed = new Map<string, number>();
+  /** Closed invocations that a resolution followed: their closing revision, by stream. */
+  const resolvedLater = new Map<string, number>();
+  const episodes = new Set<string>();
+  const findings: AuditFinding[] = [];
+  const invocationFindings: AuditFinding[] = [];
+  let historyEvents = 0;
+  let toolActionCount = 0;
+  let usable = true;
+
+  const close = (stream: string, tracked: Tracked, revision: number): void => {
+    const row: HistoryIndexRow = { participant: tracked.participant, episode: tracked.episode, invocation: tracked.invocation, closingRevision: revision };
+    addRow(hash, row);
+    episodes.add(tracked.episode);
+    const history = renderRecordedInvocationHistory(row, tracked.events);
+    if ('kind' in history) {
+      usable = false;
+      return;
+    }
+    // verifyHistory lists the triples' findings before the invocations' ones: kept so across invocations.
+    for (const finding of verifyHistory(history, historyEvents)) {
+      (finding.code === 'triple_incomplete' || finding.code === 'triple_split' ? findings : invocationFindings).push(finding);
+    }
+    historyEvents += history.length;
+    const drafts = draftsOf(history);
+    if (drafts.some((draft) => draft.invocation !== tracked.invocation)) {
+      usable = false;
+      return;
+    }
+    const draft = drafts[0];
+    const folded = foldStream(stream, tracked.events);
+    if (folded.kind === 'unavailable') {
+      usable = false;
+      return;
+    }
+    closed.set(stream, resolvable(folded) ? revision : NOT_RESOLVABLE);
+    if (draft === undefined) return;
+    const audited = auditedInvocation(draft, folded.state);
+    toolActionCount += audited.tool_actions.length;
+    spool.add(audited);
+  };
+
+  const visit = (events: readonly RecordedEvent[]): void => {
+    for (const event of events) {
+      verifier.add(event);
+      if (!usable) continue;
+      const stream = event.stream;
+      const tracked = open.get(stream);
+      if (tracked !== undefined) {
+        tracked.events.push(event);
+        if (event.type === 'InvocationClosed') {
+          open.delete(stream);
+          close(stream, tracked, Number(event.revision));
+        }
+        continue;
+      }
+      const closing = closed.get(stream);
+      if (closing !== undefined) {
+        // Only a resolution may follow a closing, and only of an action an operator may still resolve.
+        if (closing === NOT_RESOLVABLE || event.type !== 'ToolActionResolved') usable = false;
+        else resolvedLater.set(stream, closing);
+        continue;
+      }
+      if (event.type !== 'InvocationOpened') continue;
+      const name = parseInvocationStream(stream);
+      if (name === undefined) continue;
+      const participant = (event.data as unknown as InvocationOpened).port_values.participant_address;
+      if (filter.participant !== undefined && participant !== filter.participant) continue;
+      if (filter.episode !== undefined && name.episodeId !== filter.episode) continue;
+      if (filter.invocation !== undefined && name.invocationActionInstanceId !== filter.invocation) continue;
+      // An invocation's history starts at its opening: a stream holding events before it is not the projection's.
+      if (event.revision !== 0n) {
+        usable = false;
+        continue;
+      }
+      open.set(stream, { participant, episode: name.episodeId, invocation: name.invocationActionInstanceId, events: [event] });
+    }
+  };
+
+  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections, pageSize: 2000 });
+  const caught = await runner.catchUpAlong(visit);
+  if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
+  for (const finding of invocationFindings) findings.push(finding);
+  return {
+    integrity: verifier.report(),
+    caught,
+    spool,
+    usable,
+    rowsDigest: hash.digest('hex'),
+    episodes,
+    findings,
+    historyEvents,
+    toolActionCount,
+  };
+};
+
+/** The invocations resolved after they closed, each read again and audited as it stands now. */
+const auditResolvedLater = async (store: EventStore, streams: ReadonlyMap<string, number>, spool: InvocationSpool): Promise<boolean> => {
+  for (const [stream, closingRevision] of streams) {
+    const name = parseInvocationStream(stream);
+    const read = await store.readStream(stream);
+    if (name === undefined || read.kind !== 'read' || read.events.length === 0) return false;
+    const opening = read.events[0]!.data as unknown as InvocationOpened;
+    const row = { participant: opening.port_values.participant_address, episode: name.episodeId, invocation: name.invocationActionInstanceId, closingRevision };
+    const history = renderRecordedInvocationHistory(row, read.events);
+    if ('kind' in history) return false;
+    const draft = draftsOf(history)[0];
+    const folded = foldStream(stream, read.events);
+    if (folded.kind === 'unavailable') return false;
+    if (draft !== undefined) spool.replace(auditedInvocation(draft, folded.state));
+  }
+  return true;
+};
