@@ -155,7 +155,8 @@ export const passOverLog = async (
     }
   };
 
-  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections, pageSize: 2000 });
+  // Small pages: a page's events are let go before the young generation's collections promote them, which keeps the heap small.
+  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections, pageSize: 250 });
   const caught = await runner.catchUpAlong(visit);
   if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
   for (const finding of invocationFindings) findings.push(finding);
