@@ -233,7 +233,7 @@ class ChunkedOutput {
 const episodeFilter = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<HistoryFilter>> => {
   const picked = pickEpisode(filter.episode, knownEpisodes(workspace), storeOfEpisodes(workspace));
   if (!picked.ok) return picked;
-  return { ok: true, value: picked.value === undefined ? filter : { ...filter, episode: picked.value } };
+  return { ok: true, value: picked.value === undefined ? filter : auditFilter({ ...filter, episode: picked.value }) };
 };
 
 /** The same for --follow, which reads the views before it follows: caught up first; when they cannot be, the filter stays as asked. */
@@ -243,7 +243,7 @@ const followedFilter = async (workspace: Workspace, filter: HistoryFilter): Prom
   return episodeFilter(workspace, filter);
 };
 
-const auditFilter = (options: AuditOptions): HistoryFilter => ({
+const auditFilter = (options: HistoryFilter): HistoryFilter => ({
   ...(options.participant === undefined ? {} : { participant: options.participant }),
   ...(options.episode === undefined ? {} : { episode: options.episode }),
   ...(options.invocation === undefined ? {} : { invocation: options.invocation }),
