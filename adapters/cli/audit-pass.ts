@@ -46,7 +46,7 @@ export type PassResult = {
 };
 
 /** Folds the index rows into the digest the pass compares with the view's rows. */
-export const digestRows = (rows: readonly HistoryIndexRow[], hash: Hash = createHash('sha256')): string => {
+export const digestRows = (rows: Iterable<HistoryIndexRow>, hash: Hash = createHash('sha256')): string => {
   for (const row of rows) addRow(hash, row);
   return hash.digest('hex');
 };
@@ -111,7 +111,8 @@ export const passOverLog = async (
       usable = false;
       return;
     }
-    closed.set(stream, resolvable(folded) ? revision : NOT_RESOLVABLE);
+    // Keyed by the opening's stream name: the same string the integrity check keeps as the stream's head.
+    closed.set(tracked.events[0]!.stream, resolvable(folded) ? revision : NOT_RESOLVABLE);
     if (draft === undefined) return;
     const audited = auditedInvocation(draft, folded.state);
     toolActionCount += audited.tool_actions.length;

@@ -269,9 +269,10 @@ export const streamAudit = async (
     const chosen = await choose(asked);
     if (!chosen.ok) return chosen;
     const filter = chosen.value;
-    const rows = workspace.views.participantHistory.closedInvocations(filter);
+    const history = workspace.views.participantHistory;
     const episode = filter.episode;
-    const fromPass = pass.usable && (episode === undefined || [...pass.episodes].every((seen) => seen === episode)) && digestRows(rows) === pass.rowsDigest;
+    const fromPass =
+      pass.usable && (episode === undefined || [...pass.episodes].every((seen) => seen === episode)) && digestRows(history.eachClosedInvocation(filter)) === pass.rowsDigest;
     let findings = pass.findings;
     let historyEvents = pass.historyEvents;
     let toolActionCount = pass.toolActionCount;
@@ -279,6 +280,7 @@ export const streamAudit = async (
       spool.dispose();
       spool = new InvocationSpool();
       const into = spool;
+      const rows = history.closedInvocations(filter);
       const store = workspace.store;
       const walked = namesEachInvocationOnce(rows)
         ? await walkInvocations(store, rows, (invocation) => into.add(invocation))

@@ -35,4 +35,6 @@ export interface ParticipantHistoryWrites extends ViewRows {
 export interface ParticipantHistoryReads {
   /** The index rows of the closed invocations, in the order they closed, narrowed by the filter; empty before the first page. */
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[];
+  /** The same rows one at a time, none kept: for a reader that looks at each once over a long history. */
+  eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow>;
 }

@@ -119,6 +119,9 @@ class MemoryParticipantHistory implements ParticipantHistoryWrites, ParticipantH
       )
       .map(copy);
   }
+  eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow> {
+    return this.closedInvocations(filter);
+  }
 }
 
 /** The map key of an operation: its episode and its id (ids repeat across episodes). */

@@ -77,7 +77,11 @@ export class SqliteParticipantHistory implements ParticipantHistoryWrites, Parti
   }
 
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
-    if (!tableExists(this.db, HISTORY_TABLE)) return [];
+    return [...this.eachClosedInvocation(filter)];
+  }
+
+  *eachClosedInvocation(filter: HistoryFilter): IterableIterator<HistoryIndexRow> {
+    if (!tableExists(this.db, HISTORY_TABLE)) return;
     const clauses: string[] = [];
     const values: string[] = [];
     if (filter.participant !== undefined) {
@@ -96,8 +100,8 @@ export class SqliteParticipantHistory implements ParticipantHistoryWrites, Parti
     const rows = this.db
       .prepare(`SELECT participant_address, episode_id, invocation_action_instance_id, closing_revision FROM ${HISTORY_TABLE}${where} ORDER BY seq`)
       .raw(true)
-      .all(...values) as [participant: string, episode: string, invocation: string, closingRevision: number][];
-    return rows.map(([participant, episode, invocation, closingRevision]) => ({ participant, episode, invocation, closingRevision }));
+      .iterate(...values) as IterableIterator<[participant: string, episode: string, invocation: string, closingRevision: number]>;
+    for (const [participant, episode, invocation, closingRevision] of rows) yield { participant, episode, invocation, closingRevision };
   }
 
   private statements(): Statements {
