@@ -8,7 +8,7 @@ import type { Workspace } from './workspace';
 
 /**
  * What `serve` shows, kept current by the projections following the log (ProjectionRunner.startLive
- * over the read-only command's views in memory). After each batch the views hold, the invocations the
+ * over the read-only command's temporary copy of the views). After each batch the views hold, the invocations the
  * batch touched are audited again, each alone (a closed one rendered and verified from its history as
  * `audit` does, an open one from its stream), and sent with the schedulers as one patch. Snapshots and
  * patches are built one at a time, in order, so a client never gets a patch older than its snapshot.

@@ -53,7 +53,7 @@ export interface WorkspaceOptions {
   readonly writer?: string;
   /**
    * Only reads what `run` wrote: a missing data directory is reported, never created, and the store
-   * and the views are opened read-only (the views are caught up in memory): nothing in the folder changes.
+   * and the views are opened read-only (the views are caught up in a temporary copy): nothing in the folder changes.
    */
   readonly readOnly?: boolean;
   /** Sets a corrupt views database aside and opens a new, empty one (for `projections rebuild`). */
@@ -124,7 +124,7 @@ export const openWorkspace = async (flags: StoreFlags, options: WorkspaceOptions
           await live?.stop();
           // The closing seal first, so that the position recorded below is the store's last.
           if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
-          // Read-only commands catch the views up in memory only: the writer leaves them caught up on disk.
+          // Read-only commands catch the views up in a temporary copy only: the writer leaves them caught up on disk.
           await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: FOLLOWED_PROJECTIONS }).catchUp();
           await recordLastPosition(workspace.store, workspace.dataDir, record);
         } catch {

@@ -13,11 +13,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
  * from the header at each read transaction). A WAL file without its `-wal` (closed while another
  * connection kept it in WAL mode, by an older version) cannot be read in place without creating the side
  * files: it is read whole into memory instead, and that copy does not see later writes.
- *
- * `inMemoryCopy` asks for a copy in every case (a database the caller will write to, such as views a
- * read-only command catches up).
  */
-export type ReadOnlyOptions = { readonly inMemoryCopy?: boolean };
 
 const WAL_HEADER_VERSION = 2;
 const ROLLBACK_HEADER_VERSION = 1;
@@ -84,16 +80,4 @@ const openInPlaceOrCopy = (path: string): Database => {
   return image === undefined ? openInPlace(path) : new BetterSqlite3(asRollbackJournal(image));
 };
 
-export const openReadOnlyDatabase = (path: string, options: ReadOnlyOptions = {}): Database => {
-  if (options.inMemoryCopy !== true) return openInPlaceOrCopy(path);
-  if (!writerPresent(path)) {
-    const image = copyOfMainFile(path);
-    if (image !== undefined) return new BetterSqlite3(asRollbackJournal(image));
-  }
-  const inPlace = openInPlace(path);
-  try {
-    return new BetterSqlite3(asRollbackJournal(inPlace.serialize()));
-  } finally {
-    inPlace.close();
-  }
-};
+export const openReadOnlyDatabase = (path: string): Database => openInPlaceOrCopy(path);
