@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { HistoryFilter, SchedulerStatus } from '../../../projections';
 import { streamAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
 import { followAudit } from '../audit-follow';
+import { letPagesDieYoung } from '../young-garbage';
 import { formatIntegrity } from '../audit-integrity';
 import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
@@ -166,6 +167,7 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
     return EXIT_USAGE;
   }
   if (options.follow === true) return runAuditFollow(options, io);
+  letPagesDieYoung();
   const opened = await openWorkspace(options, { durable: true, readOnly: true });
   if (!opened.ok) {
     io.stderr(`raes-tools audit: ${opened.message}\n`);
