@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { InvocationOpened } from '../../domain/invocation';
+import { invocationHistory, type BehaviorHistoryEvent, type InvocationOpened, type InvocationState } from '../../domain/invocation';
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
@@ -60,6 +60,29 @@ type Tracked = { readonly participant: string; readonly episode: string; readonl
 /** A closed invocation's stream: its closing revision while an operator may still resolve one of its actions, else NOT_RESOLVABLE. */
 const NOT_RESOLVABLE = -1;
 
+/**
+ * The invocation's fold at its closing and its history, when that history renders as renderRecordedInvocationHistory
+ * renders the row's (every revision up to the closing, a closed invocation of the row's participant and
+ * episode) and its events decode; undefined otherwise (the view's rows are then audited instead).
+ */
+const foldClosed = (
+  stream: string,
+  row: HistoryIndexRow,
+  events: readonly RecordedEvent[],
+): { readonly folded: { readonly kind: 'folded'; readonly state: InvocationState }; readonly history: readonly BehaviorHistoryEvent[] } | undefined => {
+  if (events.length !== row.closingRevision + 1) return undefined;
+  try {
+    const folded = foldStream(stream, events);
+    if (folded.kind === 'unavailable') return undefined;
+    const state = folded.state;
+    if (state.status !== 'opened' || state.lifecycle.status !== 'closed') return undefined;
+    if (state.portValues.participant_address !== row.participant || state.portValues.episode_id !== row.episode) return undefined;
+    return { folded, history: invocationHistory(state) };
+  } catch {
+    return undefined;
+  }
+};
+
 /** Whether an operator may still resolve one of the invocation's actions: a later event would change its audit. */
 const resolvable = (state: ReturnType<typeof foldStream>): boolean =>
   state.kind === 'folded' &&
@@ -90,11 +113,13 @@ export const passOverLog = async (
     const row: HistoryIndexRow = { participant: tracked.participant, episode: tracked.episode, invocation: tracked.invocation, closingRevision: revision };
     addRow(hash, row);
     episodes.add(tracked.episode);
-    const history = renderRecordedInvocationHistory(row, tracked.events);
-    if ('kind' in history) {
+    // One fold gives the history and the audit: its events are all the stream holds up to the closing.
+    const atClosing = foldClosed(stream, row, tracked.events);
+    if (atClosing === undefined) {
       usable = false;
       return;
     }
+    const { folded, history } = atClosing;
     // verifyHistory lists the triples' findings before the invocations' ones: kept so across invocations.
     for (const finding of verifyHistory(history, historyEvents)) {
       (finding.code === 'triple_incomplete' || finding.code === 'triple_split' ? findings : invocationFindings).push(finding);
@@ -106,11 +131,6 @@ export const passOverLog = async (
       return;
     }
     const draft = drafts[0];
-    const folded = foldStream(stream, tracked.events);
-    if (folded.kind === 'unavailable') {
-      usable = false;
-      return;
-    }
     // Keyed by the opening's stream name: the same string the integrity check keeps as the stream's head.
     closed.set(tracked.events[0]!.stream, resolvable(folded) ? revision : NOT_RESOLVABLE);
     if (draft === undefined) return;
