@@ -15,7 +15,7 @@ import {
   type Projection,
 } from '../../projections';
 import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
-import { InvocationSpool } from './invocation-spool';
+import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import type { Workspace } from './workspace';
 
 /**
@@ -93,9 +93,10 @@ export const passOverLog = async (
   workspace: Workspace,
   projections: readonly Projection<AllProjectionViews>[],
   filter: HistoryFilter,
+  render: RenderInvocation,
 ): Promise<PassResult> => {
   const verifier = new IntegrityVerifier();
-  const spool = new InvocationSpool();
+  const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
   const open = new Map<string, Tracked>();
   /** Streams whose invocation was audited at its closing (see NOT_RESOLVABLE). */

@@ -30,7 +30,7 @@ export type { AuditedInvocation, AuditedToolAction } from './audited-invocation'
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { adviceGivenIntegrity } from './changed-history';
 import { digestRows, passOverLog } from './audit-pass';
-import { InvocationSpool } from './invocation-spool';
+import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
 
@@ -238,8 +238,8 @@ const walkWholeHistory = async (
 /** The audit's summary, and its invocations to hand over once, in order, from the file they wait in. */
 export interface StreamedAudit {
   readonly summary: AuditSummary;
-  /** Hands every audited invocation to `onInvocation`, in the order the history lists them; once. */
-  replay(onInvocation: (invocation: AuditedInvocation) => void): void;
+  /** Hands every audited invocation's text (as `render` wrote it) to `onText`, in the order the history lists them; once. */
+  replay(onText: (text: string) => void): void;
   /** Removes the file the invocations waited in. */
   dispose(): void;
 }
@@ -247,7 +247,8 @@ export interface StreamedAudit {
 /**
  * The audit over one read of the log (audit-pass.ts): the integrity check, the views the audit reads
  * caught up, and every closed invocation rendered, verified and spooled as it closes. `choose` turns the
- * filter into the one audited once the views are caught up (the audit picks the store's only episode).
+ * filter into the one audited once the views are caught up (the audit picks the store's only episode);
+ * `render` writes each invocation as the caller prints it.
  * The invocations come from the pass when the participant history view lists exactly the invocations
  * the pass saw close, in that order; otherwise (a damaged or foreign view) they are rendered from the
  * view's rows, each stream read from the store, so that the findings say what the damage looks like.
@@ -255,9 +256,10 @@ export interface StreamedAudit {
 export const streamAudit = async (
   workspace: Workspace,
   asked: HistoryFilter,
+  render: RenderInvocation,
   choose: (asked: HistoryFilter) => Promise<Built<HistoryFilter>> = async (filter) => ({ ok: true, value: filter }),
 ): Promise<Built<StreamedAudit>> => {
-  const pass = await passOverLog(workspace, AUDITED_VIEWS, asked);
+  const pass = await passOverLog(workspace, AUDITED_VIEWS, asked, render);
   let spool: InvocationSpool | undefined = pass.spool;
   try {
     const integrity = pass.integrity;
@@ -278,7 +280,7 @@ export const streamAudit = async (
     let toolActionCount = pass.toolActionCount;
     if (!fromPass) {
       spool.dispose();
-      spool = new InvocationSpool();
+      spool = new InvocationSpool(render);
       const into = spool;
       const rows = history.closedInvocations(filter);
       const store = workspace.store;
@@ -315,7 +317,7 @@ export const streamAudit = async (
     };
     const handed = spool;
     spool = undefined;
-    return { ok: true, value: { summary, replay: (onInvocation) => handed.replay(onInvocation), dispose: () => handed.dispose() } };
+    return { ok: true, value: { summary, replay: (onText) => handed.replay(onText), dispose: () => handed.dispose() } };
   } finally {
     spool?.dispose();
   }
@@ -327,10 +329,10 @@ export const walkAudit = async (
   filter: HistoryFilter,
   onInvocation: (invocation: AuditedInvocation) => void,
 ): Promise<Built<AuditSummary>> => {
-  const streamed = await streamAudit(workspace, filter);
+  const streamed = await streamAudit(workspace, filter, (invocation) => JSON.stringify(invocation));
   if (!streamed.ok) return streamed;
   try {
-    streamed.value.replay(onInvocation);
+    streamed.value.replay((text) => onInvocation(JSON.parse(text) as AuditedInvocation));
     return { ok: true, value: streamed.value.summary };
   } finally {
     streamed.value.dispose();

@@ -175,7 +175,8 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
   }
   try {
     // The views are caught up inside the audit's read of the log; the episode is picked from them after.
-    const audited = await streamAudit(opened.workspace, auditFilter(options), async (asked) => episodeFilter(opened.workspace, asked));
+    const render = options.json ? jsonMember : formatAuditedInvocation;
+    const audited = await streamAudit(opened.workspace, auditFilter(options), render, async (asked) => episodeFilter(opened.workspace, asked));
     if (!audited.ok) {
       io.stderr(`raes-tools audit: ${audited.message}\n`);
       return audited.exit;
@@ -190,15 +191,15 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
         } else {
           out.write(`${before}[\n`);
           let first = true;
-          replay((invocation) => {
-            out.write(`${first ? '' : ',\n'}${jsonMember(invocation)}`);
+          replay((member) => {
+            out.write(first ? member : `,\n${member}`);
             first = false;
           });
           out.write(`\n  ]${after}\n`);
         }
       } else {
         out.write(formatAuditHeading(summary));
-        replay((invocation) => out.write(formatAuditedInvocation(invocation)));
+        replay((text) => out.write(text));
         out.write(formatAuditEnding(summary));
       }
       out.flush();
