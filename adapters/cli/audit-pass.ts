@@ -61,9 +61,10 @@ type Tracked = { readonly participant: string; readonly episode: string; readonl
 const NOT_RESOLVABLE = -1;
 
 /**
- * The invocation's fold at its closing and its history, when that history renders as renderRecordedInvocationHistory
- * renders the row's (every revision up to the closing, a closed invocation of the row's participant and
- * episode) and its events decode; undefined otherwise (the view's rows are then audited instead).
+ * The invocation's fold at its closing and its history, when the history renders as
+ * renderRecordedInvocationHistory renders the row's (every revision up to the closing, a closed
+ * invocation of the row's participant and episode) and its events decode; undefined otherwise (the
+ * view's rows are then audited instead).
  */
 const foldClosed = (
   stream: string,
