@@ -37,9 +37,9 @@ import type { Workspace } from './workspace';
 /**
  * The audit: the projections caught up, the tool history they hold (who called which tool action in
  * which invocation, when it was admitted, dispatched and settled, how), and verifyHistory's findings.
- * The history is rendered from the invocations' streams, each read once; dispatch times and operator
- * resolutions come from the same read. A view that no longer matches the store fails the audit
- * with what to do next.
+ * The log is read once (audit-pass.ts): each invocation's history, dispatch times and operator
+ * resolutions come from its events as they go by. A view that no longer matches the store is audited
+ * from its rows, each stream read from the store, and fails the audit with what to do next.
  */
 
 export interface AuditReport {
