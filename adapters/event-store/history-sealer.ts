@@ -1,10 +1,11 @@
 import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
-import { linkOf } from '../../domain/integrity/chain';
-import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn, sealData } from '../../domain/integrity/seal';
+import { CHAIN_VERSION, linkOf } from '../../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, sealData, SealDigest } from '../../domain/integrity/seal';
 
 /**
- * Writes the seals of docs/integrity.md: rolls on, in position order, the link digests of the events
- * stored since the last seal, and appends a HistorySealed event through the chain. The digests come
+ * Writes the seals of docs/integrity.md: digests, in position order, the link digests of the events
+ * stored since the last seal after the last seal's running digest (the version-2 rule: the seal is
+ * linked in CHAIN_VERSION), and appends a HistorySealed event through the chain. The digests come
  * from what this process appended when they cover every position after the last seal without a gap
  * (a run of consecutive positions leaves no room for another writer's event); otherwise, after a
  * restart, on a store with sparse positions or when another writer appended, they are read back from
@@ -44,12 +45,12 @@ export class HistorySealer {
       const state = this.state ?? (await this.loadState());
       if ('kind' in state) return state;
       this.state = state;
-      let { through, count, rolling } = state;
+      let { through } = state;
+      const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
       if (through !== undefined) {
         let next = Number(through) + 1;
         for (let digest = this.appended.get(next); digest !== undefined; digest = this.appended.get(next)) {
-          rolling = rollOn(rolling, digest);
-          count += 1;
+          sealDigest.add(digest);
           this.appended.delete(next);
           next += 1;
         }
@@ -65,13 +66,14 @@ export class HistorySealer {
           this.appended.delete(Number(event.position));
           const link = linkOf(event.metadata);
           if (link === undefined) continue;
-          rolling = rollOn(rolling, link.digest);
-          count += 1;
+          sealDigest.add(link.digest);
           through = event.position;
         }
         if (read.events.length < PAGE) break;
       }
       if (through === undefined || through === state.through) return { kind: 'nothing_new' };
+      const count = state.count + sealDigest.count;
+      const rolling = sealDigest.digest();
       const data = sealData(through, count, rolling);
       const appended = await this.store.append(SEAL_STREAM, [{ id: `history-sealed-${through}`, type: SEAL_EVENT_TYPE, data }], { expectedRevision: state.revision });
       if (appended.kind === 'appended') {

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
+import { canonicalJson } from '../integrity/canonical-json';
 
 /**
  * The generic command handler: one aggregate stream kept folded in memory. A command is decided
@@ -149,9 +150,9 @@ export class StreamAggregate<S, C, V, A> {
         const event = events[i] as V;
         const type = codec.typeOf(event);
         const data = codec.toData(event);
-        // Serialised once: for the id, and as the text the store writes.
-        const dataJson = JSON.stringify(data);
-        toAppend.push({ id: eventIdOfJson(stream, this.revision + 1 + i, type, dataJson), type, data, dataJson });
+        // Serialised once, canonically: for the id, as the text the chain digests, and as the text the store writes.
+        const dataJson = canonicalJson(data);
+        toAppend.push({ id: eventIdOfJson(stream, this.revision + 1 + i, type, dataJson), type, data, dataJson, dataJsonCanonical: true });
       }
       const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
       const appended = await this.store.append(stream, toAppend, { expectedRevision });

@@ -6,36 +6,70 @@ import { canonicalJson } from './canonical-json';
  * The hash chain of a stream (docs/integrity.md): every event the engine appends carries, in
  * its metadata under CHAIN_KEY, the digest of its own content and of the previous event of its
  * stream. Editing, dropping or reordering an event breaks the chain at that event.
+ *
+ * Two link formats: version 1 (hex digests, members `digest` and `previous`), which stores written
+ * before version 2 hold and every check still reads, and version 2 (base64url digests, members `d`
+ * and `p`, the version inside the digested text), which the engine writes.
  */
 
 export const CHAIN_KEY = 'raes_chain';
-export const CHAIN_VERSION = 1;
+export type ChainVersion = 1 | 2;
+/** The version every new link is written in. */
+export const CHAIN_VERSION: ChainVersion = 2;
 
-/** What an event's metadata carries under CHAIN_KEY. `previous` is null for a stream's first event. */
+/** A link as the check reads it, whichever format its event carries. `previous` is null for a stream's first event. */
 export type ChainLink = {
-  readonly v: typeof CHAIN_VERSION;
+  readonly v: ChainVersion;
   readonly digest: string;
   readonly previous: string | null;
 };
 
 export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
+export const sha256Base64url = (text: string): string => hash('sha256', text, 'base64url');
 
-/** The text a link digest is taken over: the canonical JSON of the event's place, type, data and predecessor. */
-export const linkedContent = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue): string =>
-  // canonicalJson({ previous, stream, revision, type, data }), its members written in their sorted order.
-  `{"data":${canonicalJson(data)},"previous":${previous === null ? 'null' : JSON.stringify(previous)},"revision":${canonicalJson(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}}`;
+/**
+ * The text a link digest is taken over: the canonical JSON of the event's place, type, data and
+ * predecessor (and, from version 2, the version), given the canonical JSON of its data.
+ */
+export const linkedContent = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
+  // canonicalJson({ data, previous, revision, stream, type[, v] }), its members written in their sorted order.
+  `{"data":${canonicalData},"previous":${previous === null ? 'null' : JSON.stringify(previous)},"revision":${canonicalJson(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}${version === 1 ? '}' : ',"v":2}'}`;
 
-export const chainLink = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue): ChainLink => ({
-  v: CHAIN_VERSION,
-  digest: sha256Hex(linkedContent(previous, stream, revision, type, data)),
+/** The link digest of an event whose data's canonical JSON is `canonicalData`. */
+export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string => {
+  const content = linkedContent(version, previous, stream, revision, type, canonicalData);
+  return version === 1 ? sha256Hex(content) : sha256Base64url(content);
+};
+
+export const chainLink = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue, version: ChainVersion = CHAIN_VERSION): ChainLink => ({
+  v: version,
+  digest: linkDigest(version, previous, stream, revision, type, canonicalJson(data)),
   previous,
 });
+
+/** The value a link is stored as under CHAIN_KEY, in its version's format. */
+export const storedLink = (link: ChainLink): JsonObject =>
+  link.v === 1 ? { v: 1, digest: link.digest, previous: link.previous } : { v: 2, d: link.digest, p: link.previous };
+
+/**
+ * `JSON.stringify({ [CHAIN_KEY]: storedLink(link) })`, written directly: it is written for every event.
+ * Digests are hex or base64url, which need no escape.
+ */
+export const linkMetadataJson = (link: ChainLink): string => {
+  const previous = link.previous === null ? 'null' : `"${link.previous}"`;
+  return link.v === 1
+    ? `{"${CHAIN_KEY}":{"v":1,"digest":"${link.digest}","previous":${previous}}}`
+    : `{"${CHAIN_KEY}":{"v":2,"d":"${link.digest}","p":${previous}}}`;
+};
 
 /** The link an event's metadata carries, or undefined when it carries none or a malformed one. */
 export const linkOf = (metadata: JsonObject | undefined): ChainLink | undefined => {
   const link = metadata?.[CHAIN_KEY];
   if (typeof link !== 'object' || link === null || Array.isArray(link)) return undefined;
-  const { v, digest, previous } = link as { readonly [key: string]: JsonValue };
-  if (v !== CHAIN_VERSION || typeof digest !== 'string' || !(previous === null || typeof previous === 'string')) return undefined;
-  return { v: CHAIN_VERSION, digest, previous };
+  const stored = link as { readonly [key: string]: JsonValue };
+  const v = stored.v;
+  const digest = v === 2 ? stored.d : v === 1 ? stored.digest : undefined;
+  const previous = v === 2 ? stored.p : stored.previous;
+  if (typeof digest !== 'string' || !(previous === null || typeof previous === 'string')) return undefined;
+  return { v: v as ChainVersion, digest, previous };
 };
