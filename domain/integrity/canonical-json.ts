@@ -49,7 +49,7 @@ const written = (value: JsonValue): string => {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON.stringify(text), without its call for the common string that needs no escape. */
-const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+export const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 const isSorted = (names: readonly string[]): boolean => {
   for (let index = 1; index < names.length; index += 1) if (names[index - 1]! > names[index]!) return false;

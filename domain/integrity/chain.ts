@@ -1,15 +1,15 @@
 import { hash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../ports/event-store';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, jsonString } from './canonical-json';
 
 /**
  * The hash chain of a stream (docs/integrity.md): every event the engine appends carries, in
  * its metadata under CHAIN_KEY, the digest of its own content and of the previous event of its
  * stream. Editing, dropping or reordering an event breaks the chain at that event.
  *
- * Two link formats: version 1 (hex digests, members `digest` and `previous`), which stores written
- * before version 2 hold and every check still reads, and version 2 (base64url digests, members `d`
- * and `p`, the version inside the digested text), which the engine writes.
+ * Two link formats: version 1 (hex digests over the event's data itself, members `digest` and
+ * `previous`), which stores written before version 2 hold and every check still reads, and version 2
+ * (base64url digests over the event's content digest, members `d` and `p`), which the engine writes.
  */
 
 export const CHAIN_KEY = 'raes_chain';
@@ -28,18 +28,31 @@ export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 export const sha256Base64url = (text: string): string => hash('sha256', text, 'base64url');
 
 /**
- * The text a link digest is taken over: the canonical JSON of the event's place, type, data and
- * predecessor (and, from version 2, the version), given the canonical JSON of its data.
+ * The content digest of an event (version 2): the SHA-256 (lowercase hex) of its type, a line feed and
+ * the canonical JSON of its data. The engine takes it once per event, for the event's id and its link.
  */
-export const linkedContent = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
-  // canonicalJson({ data, previous, revision, stream, type[, v] }), its members written in their sorted order.
-  `{"data":${canonicalData},"previous":${previous === null ? 'null' : JSON.stringify(previous)},"revision":${canonicalJson(revision)},"stream":${JSON.stringify(stream)},"type":${JSON.stringify(type)}${version === 1 ? '}' : ',"v":2}'}`;
+export const contentDigest = (type: string, canonicalData: string): string => sha256Hex(`${type}\n${canonicalData}`);
 
-/** The link digest of an event whose data's canonical JSON is `canonicalData`. */
-export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string => {
-  const content = linkedContent(version, previous, stream, revision, type, canonicalData);
-  return version === 1 ? sha256Hex(content) : sha256Base64url(content);
-};
+/**
+ * The text a version-2 link digest is taken over: canonicalJson({ content, previous, revision, stream, v: 2 }),
+ * its members written in their sorted order (a revision is a whole number, written as String writes it).
+ */
+const linkedContentV2 = (previous: string | null, stream: string, revision: number, content: string): string =>
+  `{"content":${jsonString(content)},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"v":2}`;
+
+/** The text a version-1 link digest is taken over: canonicalJson({ data, previous, revision, stream, type }). */
+const linkedContentV1 = (previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
+  `{"data":${canonicalData},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"type":${jsonString(type)}}`;
+
+/** The version-2 link digest of an event whose content digest is `content`. */
+export const linkDigestOfContent = (previous: string | null, stream: string, revision: number, content: string): string =>
+  sha256Base64url(linkedContentV2(previous, stream, revision, content));
+
+/** The link digest of an event in `version`, whose data's canonical JSON is `canonicalData`. */
+export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
+  version === 1
+    ? sha256Hex(linkedContentV1(previous, stream, revision, type, canonicalData))
+    : linkDigestOfContent(previous, stream, revision, contentDigest(type, canonicalData));
 
 export const chainLink = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue, version: ChainVersion = CHAIN_VERSION): ChainLink => ({
   v: version,

@@ -26,6 +26,11 @@ export type EventToAppend = {
    * text as it is instead of writing `data` canonically a second time.
    */
   readonly dataJsonCanonical?: boolean;
+  /**
+   * The event's content digest (docs/integrity.md: the SHA-256 of its type and its data's canonical
+   * JSON), when the caller has taken it already (to derive the event's id, say): the chain links it as is.
+   */
+  readonly contentDigest?: string;
   /** `JSON.stringify(metadata)`, when the caller has written it already (the chain writes its link's text). */
   readonly metadataJson?: string;
 };
