@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainedEventStore, SEAL_EVERY } from '../adapters/event-store/chained-event-store';
 import { canonicalJson } from '../domain/integrity/canonical-json';
-import { contentDigest } from '../domain/integrity/chain';
+import { dataDigest } from '../domain/integrity/chain';
 import type { EventStore } from '../domain/ports/event-store';
 import { MemoryEventStore } from '../adapters/event-store/memory/memory-event-store';
 import { openBenchStore } from './support/world';
@@ -44,8 +44,8 @@ const appendAll = async (store: EventStore, events: number): Promise<Measured> =
         const data = payload(writer, revision);
         // As the engine's aggregates append: the data serialised once, canonically, and digested once (for the id).
         const dataJson = canonicalJson(data);
-        const digest = contentDigest(data.type, dataJson);
-        const event = { id: `e-${writer}-${digest.slice(0, 16)}`, type: data.type, data, dataJson, dataJsonCanonical: true, contentDigest: digest };
+        const digest = dataDigest(data.type, dataJson);
+        const event = { id: `e-${writer}-${digest.slice(0, 16)}`, type: data.type, data, dataJson, dataJsonCanonical: true, dataDigest: digest };
         const result = await store.append(`invocation-w${writer}`, [event], {
           expectedRevision: revision === 0 ? 'no_stream' : BigInt(revision - 1),
         });

@@ -13,7 +13,7 @@ import type {
   VersionConflict,
 } from '../../domain/ports/event-store';
 import { canonicalJson } from '../../domain/integrity/canonical-json';
-import { CHAIN_KEY, CHAIN_VERSION, contentDigest, linkDigestOfContent, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfData, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -169,8 +169,8 @@ export class ChainedEventStore implements OpenedEventStore {
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index]!;
       const canonicalData = canonicalDataOf(event);
-      const content = event.contentDigest ?? contentDigest(event.type, canonicalData);
-      const link: ChainLink = { v: CHAIN_VERSION, digest: linkDigestOfContent(previous, stream, first + index, content), previous };
+      const dataSha256 = event.dataDigest ?? dataDigest(event.type, canonicalData);
+      const link: ChainLink = { v: CHAIN_VERSION, digest: linkDigestOfData(previous, stream, first + index, dataSha256), previous };
       linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);
       previous = link.digest;
       digests[index] = link.digest;

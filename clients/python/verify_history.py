@@ -98,8 +98,8 @@ def link_digest(link, stream, revision, event_type, data):
     if link["v"] == 1:
         content = {"previous": link["previous"], "stream": stream, "revision": revision, "type": event_type, "data": data}
         return sha256_hex(canonical_json(content))
-    content_digest = sha256_hex(event_type + "\n" + canonical_json(data))
-    linked = {"content": content_digest, "previous": link["previous"], "revision": revision, "stream": stream, "v": 2}
+    data_digest = sha256_hex(event_type + "\n" + canonical_json(data))
+    linked = {"data_sha256": data_digest, "previous": link["previous"], "revision": revision, "stream": stream, "v": 2}
     return sha256_base64url(canonical_json(linked))
 
 

@@ -1,6 +1,6 @@
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
 import { canonicalJson } from '../integrity/canonical-json';
-import { contentDigest } from '../integrity/chain';
+import { dataDigest } from '../integrity/chain';
 
 /**
  * The generic command handler: one aggregate stream kept folded in memory. A command is decided
@@ -57,9 +57,9 @@ type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; read
  * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
  */
 export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
-  eventIdOfDigest(stream, revision, contentDigest(type, canonicalJson(data)));
+  eventIdOfDigest(stream, revision, dataDigest(type, canonicalJson(data)));
 
-/** eventId from the event's content digest (docs/integrity.md), for a caller that also hands it to the chain. */
+/** eventId from the event's data digest (docs/integrity.md), for a caller that also hands it to the chain. */
 const eventIdOfDigest = (stream: string, revision: bigint | number, digest: string): string => `${stream}@${revision}:${digest.slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
@@ -152,8 +152,8 @@ export class StreamAggregate<S, C, V, A> {
         // Serialised once, canonically, and digested once: the digest names the event and is what the
         // chain links; the text is what the store writes.
         const dataJson = canonicalJson(data);
-        const digest = contentDigest(type, dataJson);
-        toAppend.push({ id: eventIdOfDigest(stream, this.revision + 1 + i, digest), type, data, dataJson, dataJsonCanonical: true, contentDigest: digest });
+        const digest = dataDigest(type, dataJson);
+        toAppend.push({ id: eventIdOfDigest(stream, this.revision + 1 + i, digest), type, data, dataJson, dataJsonCanonical: true, dataDigest: digest });
       }
       const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
       const appended = await this.store.append(stream, toAppend, { expectedRevision });

@@ -9,7 +9,7 @@ import { canonicalJson, jsonString } from './canonical-json';
  *
  * Two link formats: version 1 (hex digests over the event's data itself, members `digest` and
  * `previous`), which stores written before version 2 hold and every check still reads, and version 2
- * (base64url digests over the event's content digest, members `d` and `p`), which the engine writes.
+ * (base64url digests over the event's data digest, members `d` and `p`), which the engine writes.
  */
 
 export const CHAIN_KEY = 'raes_chain';
@@ -28,31 +28,31 @@ export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 export const sha256Base64url = (text: string): string => hash('sha256', text, 'base64url');
 
 /**
- * The content digest of an event (version 2): the SHA-256 (lowercase hex) of its type, a line feed and
+ * The data digest of an event (version 2): the SHA-256 (lowercase hex) of its type, a line feed and
  * the canonical JSON of its data. The engine takes it once per event, for the event's id and its link.
  */
-export const contentDigest = (type: string, canonicalData: string): string => sha256Hex(`${type}\n${canonicalData}`);
+export const dataDigest = (type: string, canonicalData: string): string => sha256Hex(`${type}\n${canonicalData}`);
 
 /**
- * The text a version-2 link digest is taken over: canonicalJson({ content, previous, revision, stream, v: 2 }),
+ * The text a version-2 link digest is taken over: canonicalJson({ data_sha256, previous, revision, stream, v: 2 }),
  * its members written in their sorted order (a revision is a whole number, written as String writes it).
  */
-const linkedContentV2 = (previous: string | null, stream: string, revision: number, content: string): string =>
-  `{"content":${jsonString(content)},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"v":2}`;
+const linkedContentV2 = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
+  `{"data_sha256":${jsonString(dataSha256)},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"v":2}`;
 
 /** The text a version-1 link digest is taken over: canonicalJson({ data, previous, revision, stream, type }). */
 const linkedContentV1 = (previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
   `{"data":${canonicalData},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"type":${jsonString(type)}}`;
 
-/** The version-2 link digest of an event whose content digest is `content`. */
-export const linkDigestOfContent = (previous: string | null, stream: string, revision: number, content: string): string =>
-  sha256Base64url(linkedContentV2(previous, stream, revision, content));
+/** The version-2 link digest of an event whose data digest is `dataSha256`. */
+export const linkDigestOfData = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
+  sha256Base64url(linkedContentV2(previous, stream, revision, dataSha256));
 
 /** The link digest of an event in `version`, whose data's canonical JSON is `canonicalData`. */
 export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
   version === 1
     ? sha256Hex(linkedContentV1(previous, stream, revision, type, canonicalData))
-    : linkDigestOfContent(previous, stream, revision, contentDigest(type, canonicalData));
+    : linkDigestOfData(previous, stream, revision, dataDigest(type, canonicalData));
 
 export const chainLink = (previous: string | null, stream: string, revision: number, type: string, data: JsonValue, version: ChainVersion = CHAIN_VERSION): ChainLink => ({
   v: version,

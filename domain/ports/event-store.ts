@@ -27,10 +27,10 @@ export type EventToAppend = {
    */
   readonly dataJsonCanonical?: boolean;
   /**
-   * The event's content digest (docs/integrity.md: the SHA-256 of its type and its data's canonical
+   * The event's data digest (docs/integrity.md: the SHA-256 of its type and its data's canonical
    * JSON), when the caller has taken it already (to derive the event's id, say): the chain links it as is.
    */
-  readonly contentDigest?: string;
+  readonly dataDigest?: string;
   /** `JSON.stringify(metadata)`, when the caller has written it already (the chain writes its link's text). */
   readonly metadataJson?: string;
 };
