@@ -92,7 +92,7 @@ export class ChainedEventStore implements OpenedEventStore {
   async seal(): Promise<Sealed> {
     if (this.sealing !== undefined) await this.sealing;
     if (this.unsealed === 0) return { kind: 'nothing_new' };
-    return this.startSeal();
+    return this.startSeal(true);
   }
 
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -143,9 +143,10 @@ export class ChainedEventStore implements OpenedEventStore {
     }
   }
 
-  private startSeal(): Promise<Sealed> {
+  /** `toEnd`: through the store's last event (a seal asked for, or on close), not only through this process's own run. */
+  private startSeal(toEnd: boolean): Promise<Sealed> {
     this.unsealed = 0;
-    const sealing = this.sealer.seal().catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
+    const sealing = this.sealer.seal(toEnd).catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
     this.sealing = sealing;
     void sealing.then((sealed) => {
       if (this.sealing === sealing) this.sealing = undefined;
@@ -158,7 +159,7 @@ export class ChainedEventStore implements OpenedEventStore {
   private noteAppended(stream: string, count: number): void {
     if (stream === SEAL_STREAM) return;
     this.unsealed += count;
-    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal();
+    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal(false);
   }
 
   private async appendLinked(stream: string, events: readonly EventToAppend[], expected: bigint | 'no_stream', previousDigest: string | null): Promise<AppendResult> {

@@ -39,7 +39,12 @@ export class HistorySealer {
     for (let index = 0; index < digests.length; index += 1) this.appended.set(position++, digests[index]!);
   }
 
-  async seal(): Promise<Sealed> {
+  /**
+   * `toEnd` false (the seals written every so many events): when this process's own digests continue
+   * the last seal, it seals through the end of their run without reading the store, and what follows
+   * is the next seal's; a seal `toEnd` (asked for, or on close) reads the rest back too.
+   */
+  async seal(toEnd = true): Promise<Sealed> {
     // Two rounds: another engine on the same store may have sealed since this one last looked.
     for (let round = 0; round < 2; round += 1) {
       const state = this.state ?? (await this.loadState());
@@ -58,7 +63,8 @@ export class HistorySealer {
       }
       // Read back what this process did not append (or could not place), from where its own digests end.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
-      for (let cursor = through; ; ) {
+      const ownRun = sealDigest.count > 0 && !toEnd;
+      for (let cursor = through; !ownRun; ) {
         const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
