@@ -174,7 +174,7 @@ export class ChainedEventStore implements OpenedEventStore {
       const link: ChainLink = { v: CHAIN_VERSION, digest: linkDigestOfData(previous, stream, first + index, dataSha256), previous };
       linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);
       previous = link.digest;
-      digests[index] = link.digest;
+      digests[index] = previous;
     }
     const result = await this.inner.append(stream, linked, { expectedRevision: expected });
     if (result.kind !== 'appended') {

@@ -27,16 +27,15 @@ export type Sealed = { readonly kind: 'sealed' | 'nothing_new' } | StorageFailur
 
 export class HistorySealer {
   private state: SealState | undefined;
-  /** Link digests this process appended, by position (a safe integer: a number key is cheaper), not sealed yet. */
-  private readonly appended = new Map<number, string>();
+  /** Link digests this process appended, by position, not sealed yet. */
+  private readonly appended = new DigestsByPosition();
 
   /** `store` is the chained store: the seal itself is a linked event of the seal stream. */
   constructor(private readonly store: EventStore) {}
 
   /** Notes the digests of an append whose events hold consecutive positions ending at `lastPosition`. */
   noteAppended(lastPosition: bigint, digests: readonly string[]): void {
-    let position = Number(lastPosition) - digests.length + 1;
-    for (let index = 0; index < digests.length; index += 1) this.appended.set(position++, digests[index]!);
+    this.appended.note(Number(lastPosition) - digests.length + 1, digests);
   }
 
   /**
@@ -54,9 +53,8 @@ export class HistorySealer {
       const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
       if (through !== undefined) {
         let next = Number(through) + 1;
-        for (let digest = this.appended.get(next); digest !== undefined; digest = this.appended.get(next)) {
+        for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
           sealDigest.add(digest);
-          this.appended.delete(next);
           next += 1;
         }
         through = BigInt(next - 1);
@@ -69,7 +67,7 @@ export class HistorySealer {
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
           cursor = event.position;
-          this.appended.delete(Number(event.position));
+          this.appended.take(Number(event.position));
           const link = linkOf(event.metadata);
           if (link === undefined) continue;
           sealDigest.add(link.digest);
@@ -109,3 +107,51 @@ export class HistorySealer {
     return { through: BigInt(seal.through_position), count: seal.event_count, rolling: seal.rolling_digest, revision: last.revision };
   }
 }
+
+/**
+ * Digests by position, for positions that mostly arrive in order: an array from the lowest position
+ * still held, cheaper per event than a map. Taking a position drops it and every position below it.
+ */
+class DigestsByPosition {
+  private digests: (string | undefined)[] = [];
+  /** The position of `digests[0]`. */
+  private base = 0;
+  /** The index of the lowest position still held. */
+  private start = 0;
+
+  note(firstPosition: number, digests: readonly string[]): void {
+    if (this.digests.length === 0) this.base = firstPosition;
+    for (let index = 0; index < digests.length; index += 1) {
+      const at = firstPosition + index - this.base;
+      // Below what is held: a position already taken (read back from the store, say).
+      if (at >= this.start) this.digests[at] = digests[index];
+    }
+  }
+
+  /** The digest at `position`, if held; it and every position below it are forgotten. */
+  take(position: number): string | undefined {
+    const at = position - this.base;
+    if (at < this.start) return undefined;
+    if (at >= this.digests.length) {
+      this.reset(position + 1);
+      return undefined;
+    }
+    const digest = this.digests[at];
+    this.start = at + 1;
+    if (this.start >= this.digests.length) this.reset(position + 1);
+    else if (this.start >= COMPACT_AFTER && this.start * 2 >= this.digests.length) {
+      this.digests = this.digests.slice(this.start);
+      this.base += this.start;
+      this.start = 0;
+    }
+    return digest;
+  }
+
+  private reset(base: number): void {
+    this.digests = [];
+    this.base = base;
+    this.start = 0;
+  }
+}
+
+const COMPACT_AFTER = 1024;

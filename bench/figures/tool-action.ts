@@ -74,7 +74,11 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
     const bothInF = summarize(twoCalls.inF);
     const plainOneCall = summarize(plainPaths.combined.ms);
     const plainBoth = summarize(plainPaths.twoCalls.ms);
-    const chainCost = (chained: number, plain: number): string => `chain costs ${((chained / plain - 1) * 100).toFixed(1)}% of the call`;
+    const plainOneCallInF = summarize(plainPaths.combined.inF);
+    const plainBothInF = summarize(plainPaths.twoCalls.inF);
+    // In F of each call's round, as the target is: F moves between rounds more than the chain costs.
+    const chainCost = (chainedInF: number, plainInF: number): string =>
+      `p50 ${plainInF.toFixed(2)} F; chain costs ${((chainedInF / plainInF - 1) * 100).toFixed(1)}% of the call`;
     const met = oneCallInF.p50 <= TARGET_IN_F && bothInF.p50 <= TARGET_IN_F;
     return {
       figure: 'tool-action',
@@ -84,15 +88,15 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
         { measure: 'better-sqlite3 1-row commit (WAL, FULL)', p50: sqlite.p50, p99: sqlite.p99, unit: 'ms', relative: `${(sqlite.p50 / F).toFixed(2)} F` },
         { measure: 'port admitAndDispatch (1 durable append)', p50: oneCall.p50, p99: oneCall.p99, unit: 'ms', relative: `p50 ${oneCallInF.p50.toFixed(2)} F, p99 ${oneCallInF.p99.toFixed(2)} F of its round` },
         { measure: 'port admit, then dispatch (2 appends)', p50: both.p50, p99: both.p99, unit: 'ms', relative: `p50 ${bothInF.p50.toFixed(2)} F, p99 ${bothInF.p99.toFixed(2)} F of its round` },
-        { measure: 'port admitAndDispatch, without the chain', p50: plainOneCall.p50, p99: plainOneCall.p99, unit: 'ms', relative: chainCost(oneCall.p50, plainOneCall.p50) },
-        { measure: 'port admit, then dispatch, without the chain', p50: plainBoth.p50, p99: plainBoth.p99, unit: 'ms', relative: chainCost(both.p50, plainBoth.p50) },
+        { measure: 'port admitAndDispatch, without the chain', p50: plainOneCall.p50, p99: plainOneCall.p99, unit: 'ms', relative: chainCost(oneCallInF.p50, plainOneCallInF.p50) },
+        { measure: 'port admit, then dispatch, without the chain', p50: plainBoth.p50, p99: plainBoth.p99, unit: 'ms', relative: chainCost(bothInF.p50, plainBothInF.p50) },
       ],
       target: `p50 <= ${TARGET_IN_F} F, for admitAndDispatch and for admit, then dispatch`,
       measured: `admitAndDispatch p50 ${oneCallInF.p50.toFixed(2)} F (${oneCall.samples} calls); admit, then dispatch p50 ${bothInF.p50.toFixed(2)} F (${both.samples} calls)`,
       met,
       notes: [
         'calls alternate between the two paths in each invocation; each call is counted in the F measured just before its round; the store has the hash chain, as every engine writer has',
-        'the figures without the chain come from a second store on the same disk, in the rounds between (p50 against p50)',
+        'the figures without the chain come from a second store on the same disk, in the rounds between; the chain\'s cost compares the p50s in F of each call\'s round',
         ...(bothInF.p50 <= TARGET_IN_F
           ? []
           : [
