@@ -12,7 +12,8 @@ import type {
   Subscription,
   VersionConflict,
 } from '../../domain/ports/event-store';
-import { CHAIN_KEY, chainLink, linkOf, type ChainLink } from '../../domain/integrity/chain';
+import { canonicalJson } from '../../domain/integrity/canonical-json';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfData, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -45,23 +46,27 @@ const MAX_RESOLVE_ROUNDS = 8;
 
 type Resolved = { readonly kind: 'resolved'; readonly expected: bigint | 'no_stream'; readonly previous: string | null };
 
-/** The event with its link as its only metadata, and that metadata's JSON text written here. */
-const linkedOnly = (event: EventToAppend, link: ChainLink): EventToAppend => {
-  // The text JSON.stringify gives ({"raes_chain":{"v":..,"digest":..,"previous":..}}); digests are hex, needing no escape.
-  const metadataJson = `{"${CHAIN_KEY}":{"v":${link.v},"digest":"${link.digest}","previous":${link.previous === null ? 'null' : `"${link.previous}"`}}}`;
-  const metadata: JsonObject = { [CHAIN_KEY]: link };
+/**
+ * The event with its link as its only metadata, and that metadata's JSON text written here. Data the
+ * caller did not serialise goes to the store as the canonical text the link was digested over.
+ */
+const linkedOnly = (event: EventToAppend, link: ChainLink, canonicalData: string): EventToAppend => {
+  const metadata: JsonObject = { [CHAIN_KEY]: storedLink(link) };
+  const metadataJson = linkMetadataJson(link);
   return event.dataJson === undefined
-    ? { id: event.id, type: event.type, data: event.data, metadata, metadataJson }
+    ? { id: event.id, type: event.type, data: event.data, metadata, dataJson: canonicalData, metadataJson }
     : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson, metadataJson };
 };
 
 /** The event with its link beside the metadata it came with. */
-const linkedBeside = (event: EventToAppend, link: ChainLink): EventToAppend => {
-  const metadata: JsonObject = { ...event.metadata, [CHAIN_KEY]: link };
-  return event.dataJson === undefined
-    ? { id: event.id, type: event.type, data: event.data, metadata }
-    : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson };
+const linkedBeside = (event: EventToAppend, link: ChainLink, canonicalData: string): EventToAppend => {
+  const metadata: JsonObject = { ...event.metadata, [CHAIN_KEY]: storedLink(link) };
+  return { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson ?? canonicalData };
 };
+
+/** The canonical JSON of the event's data: the caller's text when it says it is canonical. */
+const canonicalDataOf = (event: EventToAppend): string =>
+  event.dataJsonCanonical === true && event.dataJson !== undefined ? event.dataJson : canonicalJson(event.data);
 
 export class ChainedEventStore implements OpenedEventStore {
   private readonly heads = new Map<string, Head>();
@@ -87,7 +92,7 @@ export class ChainedEventStore implements OpenedEventStore {
   async seal(): Promise<Sealed> {
     if (this.sealing !== undefined) await this.sealing;
     if (this.unsealed === 0) return { kind: 'nothing_new' };
-    return this.startSeal();
+    return this.startSeal(true);
   }
 
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -138,9 +143,10 @@ export class ChainedEventStore implements OpenedEventStore {
     }
   }
 
-  private startSeal(): Promise<Sealed> {
+  /** `toEnd`: through the store's last event (a seal asked for, or on close), not only through this process's own run. */
+  private startSeal(toEnd: boolean): Promise<Sealed> {
     this.unsealed = 0;
-    const sealing = this.sealer.seal().catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
+    const sealing = this.sealer.seal(toEnd).catch((error: unknown): Sealed => ({ kind: 'storage_failure', reason: String(error) }));
     this.sealing = sealing;
     void sealing.then((sealed) => {
       if (this.sealing === sealing) this.sealing = undefined;
@@ -153,7 +159,7 @@ export class ChainedEventStore implements OpenedEventStore {
   private noteAppended(stream: string, count: number): void {
     if (stream === SEAL_STREAM) return;
     this.unsealed += count;
-    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal();
+    if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal(false);
   }
 
   private async appendLinked(stream: string, events: readonly EventToAppend[], expected: bigint | 'no_stream', previousDigest: string | null): Promise<AppendResult> {
@@ -163,10 +169,12 @@ export class ChainedEventStore implements OpenedEventStore {
     let previous = previousDigest;
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index]!;
-      const link = chainLink(previous, stream, first + index, event.type, event.data);
-      linked[index] = event.metadata === undefined ? linkedOnly(event, link) : linkedBeside(event, link);
+      const canonicalData = canonicalDataOf(event);
+      const dataSha256 = event.dataDigest ?? dataDigest(event.type, canonicalData);
+      const link: ChainLink = { v: CHAIN_VERSION, digest: linkDigestOfData(previous, stream, first + index, dataSha256), previous };
+      linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);
       previous = link.digest;
-      digests[index] = link.digest;
+      digests[index] = previous;
     }
     const result = await this.inner.append(stream, linked, { expectedRevision: expected });
     if (result.kind !== 'appended') {

@@ -1,10 +1,11 @@
 import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
-import { linkOf } from '../../domain/integrity/chain';
-import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn, sealData } from '../../domain/integrity/seal';
+import { CHAIN_VERSION, linkOf } from '../../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, sealData, SealDigest } from '../../domain/integrity/seal';
 
 /**
- * Writes the seals of docs/integrity.md: rolls on, in position order, the link digests of the events
- * stored since the last seal, and appends a HistorySealed event through the chain. The digests come
+ * Writes the seals of docs/integrity.md: digests, in position order, the link digests of the events
+ * stored since the last seal after the last seal's running digest (the version-2 rule: the seal is
+ * linked in CHAIN_VERSION), and appends a HistorySealed event through the chain. The digests come
  * from what this process appended when they cover every position after the last seal without a gap
  * (a run of consecutive positions leaves no room for another writer's event); otherwise, after a
  * restart, on a store with sparse positions or when another writer appended, they are read back from
@@ -26,52 +27,57 @@ export type Sealed = { readonly kind: 'sealed' | 'nothing_new' } | StorageFailur
 
 export class HistorySealer {
   private state: SealState | undefined;
-  /** Link digests this process appended, by position (a safe integer: a number key is cheaper), not sealed yet. */
-  private readonly appended = new Map<number, string>();
+  /** Link digests this process appended, by position, not sealed yet. */
+  private readonly appended = new DigestsByPosition();
 
   /** `store` is the chained store: the seal itself is a linked event of the seal stream. */
   constructor(private readonly store: EventStore) {}
 
   /** Notes the digests of an append whose events hold consecutive positions ending at `lastPosition`. */
   noteAppended(lastPosition: bigint, digests: readonly string[]): void {
-    let position = Number(lastPosition) - digests.length + 1;
-    for (let index = 0; index < digests.length; index += 1) this.appended.set(position++, digests[index]!);
+    this.appended.note(Number(lastPosition) - digests.length + 1, digests);
   }
 
-  async seal(): Promise<Sealed> {
+  /**
+   * `toEnd` false (the seals written every so many events): when this process's own digests continue
+   * the last seal, it seals through the end of their run without reading the store, and what follows
+   * is the next seal's; a seal `toEnd` (asked for, or on close) reads the rest back too.
+   */
+  async seal(toEnd = true): Promise<Sealed> {
     // Two rounds: another engine on the same store may have sealed since this one last looked.
     for (let round = 0; round < 2; round += 1) {
       const state = this.state ?? (await this.loadState());
       if ('kind' in state) return state;
       this.state = state;
-      let { through, count, rolling } = state;
+      let { through } = state;
+      const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
       if (through !== undefined) {
         let next = Number(through) + 1;
-        for (let digest = this.appended.get(next); digest !== undefined; digest = this.appended.get(next)) {
-          rolling = rollOn(rolling, digest);
-          count += 1;
-          this.appended.delete(next);
+        for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
+          sealDigest.add(digest);
           next += 1;
         }
         through = BigInt(next - 1);
       }
       // Read back what this process did not append (or could not place), from where its own digests end.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
-      for (let cursor = through; ; ) {
+      const ownRun = sealDigest.count > 0 && !toEnd;
+      for (let cursor = through; !ownRun; ) {
         const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
           cursor = event.position;
-          this.appended.delete(Number(event.position));
+          this.appended.take(Number(event.position));
           const link = linkOf(event.metadata);
           if (link === undefined) continue;
-          rolling = rollOn(rolling, link.digest);
-          count += 1;
+          sealDigest.add(link.digest);
           through = event.position;
         }
         if (read.events.length < PAGE) break;
       }
       if (through === undefined || through === state.through) return { kind: 'nothing_new' };
+      const count = state.count + sealDigest.count;
+      const rolling = sealDigest.digest();
       const data = sealData(through, count, rolling);
       const appended = await this.store.append(SEAL_STREAM, [{ id: `history-sealed-${through}`, type: SEAL_EVENT_TYPE, data }], { expectedRevision: state.revision });
       if (appended.kind === 'appended') {
@@ -101,3 +107,51 @@ export class HistorySealer {
     return { through: BigInt(seal.through_position), count: seal.event_count, rolling: seal.rolling_digest, revision: last.revision };
   }
 }
+
+/**
+ * Digests by position, for positions that mostly arrive in order: an array from the lowest position
+ * still held, cheaper per event than a map. Taking a position drops it and every position below it.
+ */
+class DigestsByPosition {
+  private digests: (string | undefined)[] = [];
+  /** The position of `digests[0]`. */
+  private base = 0;
+  /** The index of the lowest position still held. */
+  private start = 0;
+
+  note(firstPosition: number, digests: readonly string[]): void {
+    if (this.digests.length === 0) this.base = firstPosition;
+    for (let index = 0; index < digests.length; index += 1) {
+      const at = firstPosition + index - this.base;
+      // Below what is held: a position already taken (read back from the store, say).
+      if (at >= this.start) this.digests[at] = digests[index];
+    }
+  }
+
+  /** The digest at `position`, if held; it and every position below it are forgotten. */
+  take(position: number): string | undefined {
+    const at = position - this.base;
+    if (at < this.start) return undefined;
+    if (at >= this.digests.length) {
+      this.reset(position + 1);
+      return undefined;
+    }
+    const digest = this.digests[at];
+    this.start = at + 1;
+    if (this.start >= this.digests.length) this.reset(position + 1);
+    else if (this.start >= COMPACT_AFTER && this.start * 2 >= this.digests.length) {
+      this.digests = this.digests.slice(this.start);
+      this.base += this.start;
+      this.start = 0;
+    }
+    return digest;
+  }
+
+  private reset(base: number): void {
+    this.digests = [];
+    this.base = base;
+    this.start = 0;
+  }
+}
+
+const COMPACT_AFTER = 1024;

@@ -3,6 +3,7 @@ import { measureFsyncLatency } from '../support/fsync-baseline';
 import { measureSqliteCommitLatency } from '../support/sqlite-baseline';
 import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
+import type { Harness } from '../../domain/application';
 import { admitAndDispatch, admitThenDispatch, CALLS_PER_INVOCATION, completeCall, outerResult, portWorld } from './port-world';
 
 /**
@@ -19,53 +20,65 @@ const INVOCATIONS_PER_ROUND = 2;
 const F_SAMPLES_PER_ROUND = 40;
 
 type Path = { ms: number[]; inF: number[] };
+/** What one world measured: its two paths. */
+type Paths = { twoCalls: Path; combined: Path };
+
+const newPaths = (): Paths => ({ twoCalls: { ms: [], inF: [] }, combined: { ms: [], inF: [] } });
 
 export const toolActionFigure = async (quick: boolean): Promise<FigureResult> => {
   const rounds = quick ? 6 : 20;
   const warmupInvocations = 2;
-  const twoCalls: Path = { ms: [], inF: [] };
-  const combined: Path = { ms: [], inF: [] };
+  const chainedPaths = newPaths();
+  const plainPaths = newPaths();
   const roundFs: number[] = [];
   let roundF = 1;
-  let counting = false;
-  const world = await portWorld(
-    'tool-action',
-    1,
-    async (request, _snapshot, port) => {
-      if (port === undefined) throw new Error('no port was attached');
-      for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
-        const isTwoCalls = call % 2 === 1;
-        const start = process.hrtime.bigint();
-        const id = isTwoCalls ? await admitThenDispatch(port, `call-${call}`) : await admitAndDispatch(port, `call-${call}`);
-        if (counting) {
-          const ms = elapsedMs(start);
-          const path = isTwoCalls ? twoCalls : combined;
-          path.ms.push(ms);
-          path.inF.push(ms / roundF);
-        }
-        await completeCall(port, id);
+  let counting: Paths | undefined;
+  const harness: Harness = async (request, _snapshot, port) => {
+    if (port === undefined) throw new Error('no port was attached');
+    for (let call = 1; call <= CALLS_PER_INVOCATION; call++) {
+      const isTwoCalls = call % 2 === 1;
+      const start = process.hrtime.bigint();
+      const id = isTwoCalls ? await admitThenDispatch(port, `call-${call}`) : await admitAndDispatch(port, `call-${call}`);
+      if (counting !== undefined) {
+        const ms = elapsedMs(start);
+        const path = isTwoCalls ? counting.twoCalls : counting.combined;
+        path.ms.push(ms);
+        path.inF.push(ms / roundF);
       }
-      return outerResult(request);
-    },
-    { chained: true },
-  );
+      await completeCall(port, id);
+    }
+    return outerResult(request);
+  };
+  const world = await portWorld('tool-action', 1, harness, { chained: true });
+  // The same engine without the chain, in the rounds between, on the same disk: what the chain costs a call.
+  const plainWorld = await portWorld('tool-action-unchained', 1, harness);
   try {
     const sqlite = measureSqliteCommitLatency(world.dir);
     await world.manager.advance(warmupInvocations);
-    progress(`tool action: ${rounds} rounds of ${INVOCATIONS_PER_ROUND} invocations of ${CALLS_PER_INVOCATION} calls, F before each`);
-    for (let round = 0; round < rounds; round++) {
+    await plainWorld.manager.advance(warmupInvocations);
+    progress(`tool action: ${rounds} rounds of ${INVOCATIONS_PER_ROUND} invocations of ${CALLS_PER_INVOCATION} calls with the chain, and as many without it, F before each`);
+    for (let round = 0; round < rounds * 2; round++) {
+      const chained = round % 2 === 0;
       roundF = measureFsyncLatency(world.dir, F_SAMPLES_PER_ROUND).p50;
-      roundFs.push(roundF);
-      counting = true;
-      await world.manager.advance(INVOCATIONS_PER_ROUND);
-      counting = false;
+      if (chained) roundFs.push(roundF);
+      counting = chained ? chainedPaths : plainPaths;
+      await (chained ? world : plainWorld).manager.advance(INVOCATIONS_PER_ROUND);
+      counting = undefined;
     }
+    const { twoCalls, combined } = chainedPaths;
     const fs = summarize(roundFs);
     const F = fs.p50;
     const oneCall = summarize(combined.ms);
     const oneCallInF = summarize(combined.inF);
     const both = summarize(twoCalls.ms);
     const bothInF = summarize(twoCalls.inF);
+    const plainOneCall = summarize(plainPaths.combined.ms);
+    const plainBoth = summarize(plainPaths.twoCalls.ms);
+    const plainOneCallInF = summarize(plainPaths.combined.inF);
+    const plainBothInF = summarize(plainPaths.twoCalls.inF);
+    // In F of each call's round, as the target is: F moves between rounds more than the chain costs.
+    const chainCost = (chainedInF: number, plainInF: number): string =>
+      `p50 ${plainInF.toFixed(2)} F; chain costs ${((chainedInF / plainInF - 1) * 100).toFixed(1)}% of the call`;
     const met = oneCallInF.p50 <= TARGET_IN_F && bothInF.p50 <= TARGET_IN_F;
     return {
       figure: 'tool-action',
@@ -75,12 +88,15 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
         { measure: 'better-sqlite3 1-row commit (WAL, FULL)', p50: sqlite.p50, p99: sqlite.p99, unit: 'ms', relative: `${(sqlite.p50 / F).toFixed(2)} F` },
         { measure: 'port admitAndDispatch (1 durable append)', p50: oneCall.p50, p99: oneCall.p99, unit: 'ms', relative: `p50 ${oneCallInF.p50.toFixed(2)} F, p99 ${oneCallInF.p99.toFixed(2)} F of its round` },
         { measure: 'port admit, then dispatch (2 appends)', p50: both.p50, p99: both.p99, unit: 'ms', relative: `p50 ${bothInF.p50.toFixed(2)} F, p99 ${bothInF.p99.toFixed(2)} F of its round` },
+        { measure: 'port admitAndDispatch, without the chain', p50: plainOneCall.p50, p99: plainOneCall.p99, unit: 'ms', relative: chainCost(oneCallInF.p50, plainOneCallInF.p50) },
+        { measure: 'port admit, then dispatch, without the chain', p50: plainBoth.p50, p99: plainBoth.p99, unit: 'ms', relative: chainCost(bothInF.p50, plainBothInF.p50) },
       ],
       target: `p50 <= ${TARGET_IN_F} F, for admitAndDispatch and for admit, then dispatch`,
       measured: `admitAndDispatch p50 ${oneCallInF.p50.toFixed(2)} F (${oneCall.samples} calls); admit, then dispatch p50 ${bothInF.p50.toFixed(2)} F (${both.samples} calls)`,
       met,
       notes: [
         'calls alternate between the two paths in each invocation; each call is counted in the F measured just before its round; the store has the hash chain, as every engine writer has',
+        'the figures without the chain come from a second store on the same disk, in the rounds between; the chain\'s cost compares the p50s in F of each call\'s round',
         ...(bothInF.p50 <= TARGET_IN_F
           ? []
           : [
@@ -90,5 +106,6 @@ export const toolActionFigure = async (quick: boolean): Promise<FigureResult> =>
     };
   } finally {
     await world.dispose();
+    await plainWorld.dispose();
   }
 };

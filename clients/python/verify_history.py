@@ -9,6 +9,7 @@ Usage: verify_history.py EVENTS.jsonl   (or - for standard input)
 Exit codes: 0 sound, 1 findings, 2 usage error or unreadable input.
 """
 
+import base64
 import hashlib
 import json
 import sys
@@ -70,14 +71,45 @@ def sha256_hex(text):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def sha256_base64url(text):
+    """The SHA-256 of the UTF-8 text in base64url without padding (RFC 4648, section 5)."""
+    return base64.urlsafe_b64encode(hashlib.sha256(text.encode("utf-8")).digest()).rstrip(b"=").decode("ascii")
+
+
 def link_of(metadata):
+    """The event's chain link as {"v", "digest", "previous"}, whichever version it is stored in, or None."""
     link = metadata.get(CHAIN_KEY) if isinstance(metadata, dict) else None
-    if not isinstance(link, dict) or link.get("v") != 1 or not isinstance(link.get("digest"), str):
+    if not isinstance(link, dict):
         return None
-    previous = link.get("previous")
-    if previous is not None and not isinstance(previous, str):
+    version = link.get("v")
+    if isinstance(version, bool) or version not in (1, 2):
         return None
-    return link
+    digest_name, previous_name = ("digest", "previous") if version == 1 else ("d", "p")
+    if previous_name not in link:
+        return None
+    digest, previous = link.get(digest_name), link[previous_name]
+    if not isinstance(digest, str) or (previous is not None and not isinstance(previous, str)):
+        return None
+    return {"v": version, "digest": digest, "previous": previous}
+
+
+def link_digest(link, stream, revision, event_type, data):
+    """The digest the event's link must state, by the rule of its version."""
+    if link["v"] == 1:
+        content = {"previous": link["previous"], "stream": stream, "revision": revision, "type": event_type, "data": data}
+        return sha256_hex(canonical_json(content))
+    data_digest = sha256_hex(event_type + "\n" + canonical_json(data))
+    linked = {"data_sha256": data_digest, "previous": link["previous"], "revision": revision, "stream": stream, "v": 2}
+    return sha256_base64url(canonical_json(linked))
+
+
+def seal_rolling(version, rolling, digests):
+    """The running digest a seal linked in `version` states after `rolling`, over the digests it covers."""
+    if version == 1:
+        for digest in digests:
+            rolling = sha256_hex(rolling + "\n" + digest)
+        return rolling
+    return sha256_base64url("\n".join([rolling] + digests))
 
 
 def as_seal(data):
@@ -122,17 +154,16 @@ class Verifier:
             return
         self.chained += 1
         if not broken:
-            content = {"previous": link["previous"], "stream": stream, "revision": revision, "type": event["type"], "data": event["data"]}
-            if sha256_hex(canonical_json(content)) != link["digest"]:
+            if link_digest(link, stream, revision, event["type"], event["data"]) != link["digest"]:
                 self.find("chain_digest_mismatch", event, "it does not match its chain link: its data, type or place changed")
             elif link["previous"] != (head[1] if head else None):
                 self.find("chain_link_broken", event, "it links to another predecessor than the event before it in its stream")
         is_seal = stream == SEAL_STREAM and event["type"] == SEAL_EVENT_TYPE
         if is_seal:
-            self.check_seal(event)
+            self.check_seal(event, link["v"])
         self.pending.append((position, link["digest"], is_seal))
 
-    def check_seal(self, event):
+    def check_seal(self, event, version):
         seal = as_seal(event["data"])
         if seal is None:
             self.find("seal_malformed", event, "the seal is not a HistorySealed event")
@@ -142,11 +173,11 @@ class Verifier:
         if through >= event["position"] or (self.sealed_through is not None and through < self.sealed_through):
             self.find("seal_out_of_order", event, "it covers through position %d" % through)
             return
-        computed, counted, covered = self.sealed_rolling, self.sealed_count, 0
+        covered = 0
         while covered < len(self.pending) and self.pending[covered][0] <= through:
-            computed = sha256_hex(computed + "\n" + self.pending[covered][1])
-            counted += 1
             covered += 1
+        computed = seal_rolling(version, self.sealed_rolling, [entry[1] for entry in self.pending[:covered]])
+        counted = self.sealed_count + covered
         if computed != rolling or counted != count:
             self.find("seal_mismatch", event, "through position %d the history holds %d linked events (the seal counted %d) or another order" % (through, counted, count))
         self.sealed_rolling, self.sealed_count, self.sealed_through = rolling, count, through

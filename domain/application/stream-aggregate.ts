@@ -1,5 +1,6 @@
-import { hash } from 'node:crypto';
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
+import { canonicalJson } from '../integrity/canonical-json';
+import { dataDigest } from '../integrity/chain';
 
 /**
  * The generic command handler: one aggregate stream kept folded in memory. A command is decided
@@ -56,11 +57,10 @@ type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; read
  * decision at the same revision has other ids, so it is a version conflict, never mistaken for ours.
  */
 export const eventId = (stream: string, revision: bigint | number, type: string, data: JsonValue): string =>
-  eventIdOfJson(stream, revision, type, JSON.stringify(data));
+  eventIdOfDigest(stream, revision, dataDigest(type, canonicalJson(data)));
 
-/** eventId from the data's JSON text, for a caller that also hands the text to the store. */
-const eventIdOfJson = (stream: string, revision: bigint | number, type: string, dataJson: string): string =>
-  `${stream}@${revision}:${hash('sha256', `${type}\n${dataJson}`, 'hex').slice(0, 16)}`;
+/** eventId from the event's data digest (docs/integrity.md), for a caller that also hands it to the chain. */
+const eventIdOfDigest = (stream: string, revision: bigint | number, digest: string): string => `${stream}@${revision}:${digest.slice(0, 16)}`;
 
 const MAX_CONFLICT_RETRIES = 5;
 
@@ -149,9 +149,11 @@ export class StreamAggregate<S, C, V, A> {
         const event = events[i] as V;
         const type = codec.typeOf(event);
         const data = codec.toData(event);
-        // Serialised once: for the id, and as the text the store writes.
-        const dataJson = JSON.stringify(data);
-        toAppend.push({ id: eventIdOfJson(stream, this.revision + 1 + i, type, dataJson), type, data, dataJson });
+        // Serialised once, canonically, and digested once: the digest names the event and is what the
+        // chain links; the text is what the store writes.
+        const dataJson = canonicalJson(data);
+        const digest = dataDigest(type, dataJson);
+        toAppend.push({ id: eventIdOfDigest(stream, this.revision + 1 + i, digest), type, data, dataJson, dataJsonCanonical: true, dataDigest: digest });
       }
       const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
       const appended = await this.store.append(stream, toAppend, { expectedRevision });

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../ports/event-store';
-import { linkedContent, linkOf, sha256Hex } from './chain';
-import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, rollOn } from './seal';
+import { canonicalJson } from './canonical-json';
+import { linkDigest, linkOf, type ChainVersion } from './chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, sealRolling } from './seal';
 
 /**
  * The check of docs/integrity.md over a history read in position order: each stream's chain (every
@@ -83,7 +84,7 @@ export class IntegrityVerifier {
     }
     this.chained += 1;
     if (!broken) {
-      const digest = sha256Hex(linkedContent(link.previous, event.stream, Number(event.revision), event.type, event.data));
+      const digest = linkDigest(link.v, link.previous, event.stream, Number(event.revision), event.type, canonicalJson(event.data));
       if (digest !== link.digest) {
         this.find('chain_digest_mismatch', event, `the event at ${placeOf(event)}, type '${event.type}', does not match its chain link: its data, type or place changed after it was written`);
       } else if (link.previous !== (head?.digest ?? null)) {
@@ -91,7 +92,7 @@ export class IntegrityVerifier {
       }
     }
     const seal = event.stream === SEAL_STREAM && event.type === SEAL_EVENT_TYPE;
-    if (seal) this.checkSeal(event);
+    if (seal) this.checkSeal(event, link.v);
     this.pending.push({ position: event.position, digest: link.digest, seal });
   }
 
@@ -107,7 +108,8 @@ export class IntegrityVerifier {
     };
   }
 
-  private checkSeal(event: VerifiedEvent): void {
+  /** `version`: the seal's own link version, which names the rule of its running digest. */
+  private checkSeal(event: VerifiedEvent, version: ChainVersion): void {
     const seal = asSeal(event.data);
     if (seal === undefined) {
       this.find('seal_malformed', event, `the seal at ${placeOf(event)} is not a HistorySealed event (through_position, event_count, rolling_digest): it was changed`);
@@ -119,14 +121,14 @@ export class IntegrityVerifier {
       this.find('seal_out_of_order', event, `the seal at ${placeOf(event)} covers through position ${through}, not between the previous seal's position and its own: seals were reordered`);
       return;
     }
-    let rolling = this.sealedRolling;
-    let count = this.sealedCount;
+    const digests: string[] = [];
     let covered = 0;
     while (covered < this.pending.length && this.pending[covered]!.position <= through) {
-      rolling = rollOn(rolling, this.pending[covered]!.digest);
-      count += 1;
+      digests.push(this.pending[covered]!.digest);
       covered += 1;
     }
+    const rolling = sealRolling(version, this.sealedRolling, digests);
+    const count = this.sealedCount + covered;
     if (rolling !== seal.rolling_digest || count !== seal.event_count) {
       const from = this.sealedThrough === undefined ? 'the start' : `position ${this.sealedThrough}`;
       const difference = count === seal.event_count ? `the same number of linked events (${count}) in another order or with other links` : `${count} linked events where it counted ${seal.event_count}`;

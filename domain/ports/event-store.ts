@@ -16,10 +16,21 @@ export type EventToAppend = {
   readonly data: JsonValue;
   readonly metadata?: JsonObject;
   /**
-   * `JSON.stringify(data)`, when the caller has serialised it already (to derive the event's id, say):
-   * a store that writes JSON text writes this instead of serialising `data` again.
+   * The JSON text of `data` (`JSON.stringify(data)`, or its canonical JSON), when the caller has
+   * serialised it already (to derive the event's id, say): a store that writes JSON text writes this
+   * instead of serialising `data` again.
    */
   readonly dataJson?: string;
+  /**
+   * True when `dataJson` is the canonical JSON of `data` (docs/integrity.md): the chain digests that
+   * text as it is instead of writing `data` canonically a second time.
+   */
+  readonly dataJsonCanonical?: boolean;
+  /**
+   * The event's data digest (docs/integrity.md: the SHA-256 of its type and its data's canonical
+   * JSON), when the caller has taken it already (to derive the event's id, say): the chain links it as is.
+   */
+  readonly dataDigest?: string;
   /** `JSON.stringify(metadata)`, when the caller has written it already (the chain writes its link's text). */
   readonly metadataJson?: string;
 };

@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { linkedContent, sha256Hex } from '../../../domain/integrity/chain';
+import { canonicalJson } from '../../../domain/integrity/canonical-json';
+import { CHAIN_KEY, linkDigest, linkOf, sha256Hex, storedLink } from '../../../domain/integrity/chain';
+import type { JsonObject } from '../../../domain/ports/event-store';
 import { startPostgresServer, type PostgresServer } from '../event-store/postgres/support/postgres-server';
 import { MANIFEST, ROOT, SCENARIO, cli, json, scratchDir, type Run } from './support/cli';
 
@@ -240,13 +242,13 @@ describe('a tampered PostgreSQL history: audit, verify and the Python checkers n
     const { database, dataDir } = await tampered('seal-rewritten', async (sql, rows) => {
       seal = firstSeal(rows);
       const data = { ...(JSON.parse(seal.data) as Record<string, unknown>), rolling_digest: sha256Hex('another history') };
-      const metadata = JSON.parse(seal.metadata!) as { raes_chain: { previous: string | null } };
-      const previous = metadata.raes_chain.previous;
+      const metadata = JSON.parse(seal.metadata!) as JsonObject;
+      const link = linkOf(metadata)!;
       // The seal's own link recomputed as docs/integrity.md says, so its stream's chain holds at the seal.
-      const digest = sha256Hex(linkedContent(previous, seal.stream, Number(seal.revision), seal.type, data as never));
+      const digest = linkDigest(link.v, link.previous, seal.stream, Number(seal.revision), seal.type, canonicalJson(data as JsonObject));
       await sql('UPDATE raes_events SET data = $1, metadata = $2 WHERE position = $3', [
         JSON.stringify(data),
-        JSON.stringify({ ...metadata, raes_chain: { ...metadata.raes_chain, digest } }),
+        JSON.stringify({ ...metadata, [CHAIN_KEY]: storedLink({ ...link, digest }) }),
         seal.position,
       ]);
     });

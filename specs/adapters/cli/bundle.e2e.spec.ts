@@ -1,6 +1,12 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST, SCENARIO, cli, cliWithEnv, scratchDir } from './support/cli';
+import { spawnSync } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
+import { chainHeads, contentDigest } from '../../../domain/integrity/bundle';
+import { CHAIN_KEY, chainLink, storedLink } from '../../../domain/integrity/chain';
+import { ROLLING_START, SEAL_STREAM, sealRolling } from '../../../domain/integrity/seal';
+import type { JsonValue } from '../../../domain/ports/event-store';
+import { MANIFEST, ROOT, SCENARIO, cli, cliWithEnv, scratchDir } from './support/cli';
 
 jest.setTimeout(180_000);
 
@@ -84,6 +90,57 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('FAILED chain_digest_mismatch');
     expect(run.stderr).toContain(place);
+  });
+
+  it('verifies a bundle of a store linked in version 1 (written before version 2), and names an edit in it', () => {
+    // The engine's bundle rewritten as a version-1 store holds it: every link and seal by the version-1 rule,
+    // then its heads, content digest and signature made again with the signer's key.
+    const copy = JSON.parse(JSON.stringify(bundle)) as Json;
+    const events = eventsOf(copy);
+    const heads = new Map<string, string>();
+    let sealed = ROLLING_START;
+    let unsealed: { position: bigint; digest: string }[] = [];
+    for (const event of events) {
+      if (event.stream === SEAL_STREAM) {
+        const seal = event.data as { through_position: string; rolling_digest: string };
+        const covered = unsealed.filter((entry) => entry.position <= BigInt(seal.through_position));
+        sealed = sealRolling(1, sealed, covered.map((entry) => entry.digest));
+        seal.rolling_digest = sealed;
+        unsealed = unsealed.slice(covered.length);
+      }
+      const link = chainLink(heads.get(event.stream) ?? null, event.stream, Number(event.revision), event.type, event.data as JsonValue, 1);
+      event.metadata = { ...event.metadata, [CHAIN_KEY]: storedLink(link) };
+      heads.set(event.stream, link.digest);
+      unsealed.push({ position: BigInt(event.position), digest: link.digest });
+    }
+    expect(events.some((event) => event.stream === SEAL_STREAM)).toBe(true);
+    const resign = (changed: Json): Json => {
+      changed.chain_heads = chainHeads(changed.events as never);
+      const { content_digest: _digest, signature, ...content } = changed;
+      const digest = contentDigest(content as never);
+      const key = createPrivateKey(readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8'));
+      return { ...changed, content_digest: digest, signature: { ...(signature as Json), value: sign(null, Buffer.from(digest, 'utf8'), key).toString('base64') } };
+    };
+    const v1 = resign(copy);
+    expect(((v1.events as BundleEvent[])[0]!.metadata![CHAIN_KEY] as Json).v).toBe(1);
+    const file = join(dir, 'v1.bundle.json');
+    writeFileSync(file, JSON.stringify(v1));
+    const good = verifyWith(file);
+    expect(good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    const python = spawnSync('python3', [join(ROOT, 'clients/python/verify_bundle.py'), file], { encoding: 'utf8' });
+    expect(python.stdout).toMatch(/^sound: /);
+    expect(python.status).toBe(0);
+    // One event's data edited, and the bundle signed again: only its version-1 link tells.
+    const edited = JSON.parse(JSON.stringify(v1)) as Json;
+    const target = eventsOf(edited).find((event) => event.type === 'ToolActionAdmitted')!;
+    target.data = { ...(target.data as Json), tool_call_id: 'another-call' };
+    const editedFile = join(dir, 'v1-edited.bundle.json');
+    writeFileSync(editedFile, JSON.stringify(resign(edited)));
+    const run = verifyWith(editedFile);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED chain_digest_mismatch');
+    expect(run.stderr).toContain(`position ${target.position}`);
   });
 
   it('names the gap when an event is dropped', () => {

@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../../../adapters/event-store/sqlite/sqlite-event-store';
-import type { RecordedEvent } from '../../../domain/ports/event-store';
+import { CHAIN_KEY, chainLink, storedLink, type ChainVersion } from '../../../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, sealData, sealRolling } from '../../../domain/integrity/seal';
+import type { JsonValue, RecordedEvent } from '../../../domain/ports/event-store';
 import { MANIFEST, ROOT, SCENARIO, cli, scratchDir } from '../../adapters/cli/support/cli';
 
 jest.setTimeout(180_000);
@@ -65,6 +67,38 @@ describe('clients/python/verify_history.py', () => {
     const removed = verify(removedFile);
     expect(removed.status).toBe(1);
     expect(removed.stdout.split('\n')[1]).toMatch(/^seal_mismatch: the event at position \d+ \(stream 'integrity-seals'/);
+  });
+
+  it('checks version-1 links and seals (a store written before version 2) and a history that goes on in version 2', () => {
+    // Version 1 written by the rule of docs/integrity.md (hex digests over the data, a seal rolled per event).
+    const v1Lines: string[] = [];
+    const digests: string[] = [];
+    const heads = new Map<string, string>();
+    let position = 0;
+    const add = (stream: string, revision: number, type: string, data: JsonValue, version: ChainVersion): void => {
+      const link = chainLink(heads.get(stream) ?? null, stream, revision, type, data, version);
+      heads.set(stream, link.digest);
+      digests.push(link.digest);
+      position += 1;
+      v1Lines.push(JSON.stringify({ position: String(position), stream, revision: String(revision), type, data, metadata: { [CHAIN_KEY]: storedLink(link) } }));
+    };
+    add('s', 0, 'Opened', { b: [1.5, 'é'], a: null }, 1);
+    add('s', 1, 'Moved', { to: 'there' }, 1);
+    add(SEAL_STREAM, 0, SEAL_EVENT_TYPE, sealData(2n, 2, sealRolling(1, ROLLING_START, digests.slice(0, 2))), 1);
+    const firstSeal = JSON.parse(v1Lines[2]!) as { data: { rolling_digest: string } };
+    add('s', 2, 'Moved', { to: 'back' }, 2);
+    add(SEAL_STREAM, 1, SEAL_EVENT_TYPE, sealData(4n, 4, sealRolling(2, firstSeal.data.rolling_digest, digests.slice(2, 4))), 2);
+    const mixed = `${dumped}.v1`;
+    writeFileSync(mixed, `${v1Lines.join('\n')}\n`);
+    const result = verify(mixed);
+    expect(result.stdout).toContain('5 events, 5 chained, 0 unchained before the chain, 2 seals, 0 not sealed yet');
+    expect(result.status).toBe(0);
+    const edited = [...v1Lines];
+    edited[1] = edited[1]!.replace('"there"', '"elsewhere"');
+    writeFileSync(`${mixed}.edited`, edited.join('\n'));
+    const found = verify(`${mixed}.edited`);
+    expect(found.status).toBe(1);
+    expect(found.stdout.split('\n')[1]).toMatch(/^chain_digest_mismatch: the event at position 2 /);
   });
 
   it('refuses input that is not stored events, with exit 2', () => {

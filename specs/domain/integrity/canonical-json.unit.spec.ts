@@ -22,4 +22,14 @@ describe('canonicalJson (RFC 8785)', () => {
   it('refuses a number JSON has no text for', () => {
     expect(() => canonicalJson({ n: Number.NaN })).toThrow(/no text for the number NaN/);
   });
+
+  it('writes a value already in canonical order (JSON.parse of canonical text) as the same text, integer-like names included', () => {
+    const value = { b: [{ y: 1, x: 2 }], a: { '10': 'ten', '9': 'nine' }, c: 'z' };
+    const text = canonicalJson(value);
+    expect(text).toBe('{"a":{"10":"ten","9":"nine"},"b":[{"x":2,"y":1}],"c":"z"}');
+    // Parsed back, names are in sorted order except the integer-like ones, which JSON.parse puts in numeric order.
+    expect(canonicalJson(JSON.parse(text) as never)).toBe(text);
+    expect(canonicalJson(JSON.parse('{"a":1,"b":{"c":[1.5,"\\u0000"]}}') as never)).toBe('{"a":1,"b":{"c":[1.5,"\\u0000"]}}');
+    expect(() => canonicalJson({ a: 1, b: [Number.POSITIVE_INFINITY] })).toThrow(/no text for the number Infinity/);
+  });
 });

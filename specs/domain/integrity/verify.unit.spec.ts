@@ -1,27 +1,37 @@
-import { CHAIN_KEY, chainLink } from '../../../domain/integrity/chain';
-import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, rollOn, sealData } from '../../../domain/integrity/seal';
+import { CHAIN_KEY, chainLink, storedLink, type ChainVersion } from '../../../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, rollOn, sealData, sealRolling } from '../../../domain/integrity/seal';
 import { verifyIntegrity, type VerifiedEvent } from '../../../domain/integrity/verify';
 import type { JsonValue } from '../../../domain/ports/event-store';
 
-/** Builds a history as the chained store writes it, so each case changes one thing. */
-const history = () => {
+/**
+ * Builds a history as the chained store writes it, so each case changes one thing: links and seals in
+ * `version` (1, as stores written before version 2 hold them, or 2), switched with `write`.
+ */
+const history = (start: ChainVersion = 2) => {
+  let version = start;
   const events: VerifiedEvent[] = [];
   const heads = new Map<string, { revision: number; digest: string | null }>();
   let rolling = ROLLING_START;
   let count = 0;
+  let unsealed: string[] = [];
   const add = (stream: string, type: string, data: JsonValue, linked = true): void => {
     const head = heads.get(stream);
     const revision = head === undefined ? 0 : head.revision + 1;
-    const link = linked ? chainLink(head?.digest ?? null, stream, revision, type, data) : undefined;
-    events.push({ stream, revision: BigInt(revision), position: BigInt(events.length + 1), type, data, metadata: link === undefined ? undefined : { [CHAIN_KEY]: link } });
+    const link = linked ? chainLink(head?.digest ?? null, stream, revision, type, data, version) : undefined;
+    events.push({ stream, revision: BigInt(revision), position: BigInt(events.length + 1), type, data, metadata: link === undefined ? undefined : { [CHAIN_KEY]: storedLink(link) } });
     heads.set(stream, { revision, digest: link?.digest ?? null });
-    if (link !== undefined) {
-      rolling = rollOn(rolling, link.digest);
-      count += 1;
-    }
+    if (link !== undefined) unsealed.push(link.digest);
   };
-  const seal = (): void => add(SEAL_STREAM, SEAL_EVENT_TYPE, sealData(BigInt(events.length), count, rolling));
-  return { events, add, seal };
+  const seal = (): void => {
+    rolling = sealRolling(version, rolling, unsealed);
+    count += unsealed.length;
+    unsealed = [];
+    add(SEAL_STREAM, SEAL_EVENT_TYPE, sealData(BigInt(events.length), count, rolling));
+  };
+  const write = (next: ChainVersion): void => {
+    version = next;
+  };
+  return { events, add, seal, write };
 };
 
 describe('verifyIntegrity', () => {
@@ -62,5 +72,34 @@ describe('verifyIntegrity', () => {
     built.add('a', 'Opened', {});
     built.add(SEAL_STREAM, SEAL_EVENT_TYPE, sealData(9n, 1, 'x'));
     expect(verifyIntegrity(built.events).findings.map((finding) => finding.code)).toEqual(['seal_out_of_order']);
+  });
+
+  it('checks version-1 links and seals (hex digests, a running digest rolled per event), and a history that goes on in version 2', () => {
+    const built = history(1);
+    built.add('a', 'Opened', { n: 1 });
+    built.add('b', 'Opened', { n: 2 });
+    built.seal();
+    built.write(2);
+    built.add('a', 'Moved', { n: 3 });
+    built.seal();
+    const [first, , firstSeal, moved, secondSeal] = built.events;
+    expect(first!.metadata![CHAIN_KEY]).toEqual({ v: 1, digest: expect.stringMatching(/^[0-9a-f]{64}$/), previous: null });
+    expect((firstSeal!.data as { rolling_digest: string }).rolling_digest).toBe(
+      rollOn(rollOn(ROLLING_START, (first!.metadata![CHAIN_KEY] as { digest: string }).digest), (built.events[1]!.metadata![CHAIN_KEY] as { digest: string }).digest),
+    );
+    expect(moved!.metadata![CHAIN_KEY]).toEqual({ v: 2, d: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), p: (first!.metadata![CHAIN_KEY] as { digest: string }).digest });
+    expect(secondSeal!.metadata![CHAIN_KEY]).toMatchObject({ v: 2 });
+    expect(verifyIntegrity(built.events)).toEqual({ events: 5, chained_events: 5, unchained_prefix: 0, streams: 3, seals: 2, unsealed_events: 0, findings: [] });
+    // A version-1 event edited is found by its version-1 link.
+    const edited = built.events.map((event) => (event.position === 1n ? { ...event, data: { n: 9 } } : event));
+    expect(verifyIntegrity(edited).findings.map((finding) => [finding.code, finding.position])).toEqual([['chain_digest_mismatch', '1']]);
+  });
+
+  it('judges a version-2 seal by the version-2 rule: a running digest rolled per event does not match it', () => {
+    const built = history(2);
+    built.add('a', 'Opened', {});
+    const digest = (built.events[0]!.metadata![CHAIN_KEY] as { d: string }).d;
+    built.add(SEAL_STREAM, SEAL_EVENT_TYPE, sealData(1n, 1, rollOn(ROLLING_START, digest)));
+    expect(verifyIntegrity(built.events).findings.map((finding) => finding.code)).toEqual(['seal_mismatch']);
   });
 });

@@ -1,7 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { ChainedEventStore } from '../../../../adapters/event-store/chained-event-store';
 import { MemoryEventStore } from '../../../../adapters/event-store/memory/memory-event-store';
-import { CHAIN_KEY, chainLink, linkOf } from '../../../../domain/integrity/chain';
+import { canonicalJson } from '../../../../domain/integrity/canonical-json';
+import { CHAIN_KEY, chainLink, linkOf, storedLink } from '../../../../domain/integrity/chain';
+import { verifyIntegrity } from '../../../../domain/integrity/verify';
 import type { AppendResult, EventStore, RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
 import { makeTempDir } from '../support/temp-dir';
@@ -54,11 +56,12 @@ describe('ChainedEventStore', () => {
       expectChained(events);
       expect(linkOf(events[1]!.metadata)?.previous).toBe(linkOf(events[0]!.metadata)?.digest);
       await second.close();
-      // The metadata text the chain wrote itself is the text JSON.stringify gives for the link.
+      // The metadata text the chain wrote itself is the text JSON.stringify gives for the stored link, version 2.
       const raw = new BetterSqlite3(path, { readonly: true });
       const texts = (raw.prepare("SELECT metadata FROM events WHERE stream = 's' ORDER BY position").all() as { metadata: string }[]).map((row) => row.metadata);
       raw.close();
-      expect(texts).toEqual(events.map((event) => JSON.stringify({ [CHAIN_KEY]: linkOf(event.metadata) })));
+      expect(texts).toEqual(events.map((event) => JSON.stringify({ [CHAIN_KEY]: storedLink(linkOf(event.metadata)!) })));
+      expect(texts[1]).toMatch(/^\{"raes_chain":\{"v":2,"d":"[A-Za-z0-9_-]{43}","p":"[A-Za-z0-9_-]{43}"\}\}$/);
     } finally {
       dir.remove();
     }
@@ -85,5 +88,46 @@ describe('ChainedEventStore', () => {
     const events = await eventsOf(plain, 's');
     expect(events[0]!.metadata?.[CHAIN_KEY]).toBeUndefined();
     expect(linkOf(events[1]!.metadata)).toEqual(chainLink(null, 's', 1, 'Moved', {}));
+  });
+
+  it('digests the data text a caller says is canonical as it is, and writes canonical text for data no caller serialised', async () => {
+    const dir = makeTempDir('chained-canonical');
+    try {
+      const path = `${dir.path}/events.sqlite`;
+      const store = new ChainedEventStore(openSqliteOrThrow(path));
+      const data = { b: 1, a: { d: [true], c: 'x' } };
+      appended(await store.append('s', [{ id: 'a', type: 'Opened', data, dataJson: canonicalJson(data), dataJsonCanonical: true }], { expectedRevision: 'no_stream' }));
+      // Not said to be canonical: the caller's text is written, the link digested over the canonical text.
+      appended(await store.append('s', [{ id: 'b', type: 'Moved', data, dataJson: JSON.stringify(data) }], { expectedRevision: 0n }));
+      appended(await store.append('s', [{ id: 'c', type: 'Moved', data }], { expectedRevision: 1n }));
+      await store.close();
+      const raw = new BetterSqlite3(path, { readonly: true });
+      const texts = (raw.prepare("SELECT data FROM events WHERE stream = 's' ORDER BY position").all() as { data: string }[]).map((row) => row.data);
+      raw.close();
+      expect(texts).toEqual(['{"a":{"c":"x","d":[true]},"b":1}', '{"b":1,"a":{"d":[true],"c":"x"}}', '{"a":{"c":"x","d":[true]},"b":1}']);
+      const reopened = openSqliteOrThrow(path);
+      const read = await reopened.readAll();
+      await reopened.close();
+      if (read.kind !== 'read') throw new Error(read.reason);
+      expect(verifyIntegrity(read.events)).toMatchObject({ chained_events: 4, seals: 1, findings: [] });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('continues a stream linked in version 1 (a store written before version 2) with version-2 links the check accepts', async () => {
+    const plain = new MemoryEventStore();
+    const v1 = chainLink(null, 's', 0, 'Opened', { n: 1 }, 1);
+    expect(v1.digest).toMatch(/^[0-9a-f]{64}$/);
+    appended(await plain.append('s', [{ id: 'a', type: 'Opened', data: { n: 1 }, metadata: { [CHAIN_KEY]: storedLink(v1) } }], { expectedRevision: 'no_stream' }));
+    const chained = new ChainedEventStore(plain);
+    appended(await chained.append('s', [{ id: 'b', type: 'Moved', data: { n: 2 } }], { expectedRevision: 0n }));
+    await chained.seal();
+    const events = await eventsOf(plain, 's');
+    expect(events[0]!.metadata?.[CHAIN_KEY]).toEqual({ v: 1, digest: v1.digest, previous: null });
+    expect(linkOf(events[1]!.metadata)).toEqual({ v: 2, digest: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previous: v1.digest });
+    const all = await plain.readAll();
+    if (all.kind !== 'read') throw new Error(all.reason);
+    expect(verifyIntegrity(all.events)).toMatchObject({ chained_events: 3, seals: 1, findings: [] });
   });
 });

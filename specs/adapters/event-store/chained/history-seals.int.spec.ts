@@ -1,6 +1,7 @@
 import { ChainedEventStore } from '../../../../adapters/event-store/chained-event-store';
 import { MemoryEventStore } from '../../../../adapters/event-store/memory/memory-event-store';
-import { linkOf, sha256Hex } from '../../../../domain/integrity/chain';
+import { createHash } from 'node:crypto';
+import { linkOf } from '../../../../domain/integrity/chain';
 import { SEAL_STREAM, asSeal } from '../../../../domain/integrity/seal';
 import type { EventStore, RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
@@ -12,16 +13,26 @@ const allEvents = async (store: EventStore): Promise<readonly RecordedEvent[]> =
   return read.events;
 };
 
-/** Every seal's digest and count recomputed from the link digests stored before it, in position order. */
+/**
+ * Every seal's digest and count recomputed from the link digests stored before it, in position order,
+ * by the version-2 rule: the SHA-256 (base64url) of the previous seal's digest and the digests it covers,
+ * one a line.
+ */
 const expectSealsHold = (events: readonly RecordedEvent[]): number => {
   let seals = 0;
+  let rolling = '';
+  let count = 0;
+  let through = -1n;
   for (const event of events) {
     if (event.stream !== SEAL_STREAM) continue;
     const seal = asSeal(event.data)!;
-    const covered = events.filter((other) => other.position <= BigInt(seal.through_position) && linkOf(other.metadata) !== undefined);
-    const rolling = covered.reduce((digest, other) => sha256Hex(`${digest}\n${linkOf(other.metadata)!.digest}`), '');
-    expect({ count: seal.event_count, rolling: seal.rolling_digest }).toEqual({ count: covered.length, rolling });
+    const covered = events.filter((other) => other.position > through && other.position <= BigInt(seal.through_position) && linkOf(other.metadata) !== undefined);
+    rolling = createHash('sha256').update([rolling, ...covered.map((other) => linkOf(other.metadata)!.digest)].join('\n')).digest('base64url');
+    count += covered.length;
+    expect(linkOf(event.metadata)?.v).toBe(2);
+    expect({ count: seal.event_count, rolling: seal.rolling_digest }).toEqual({ count, rolling });
     expect(BigInt(seal.through_position) < event.position).toBe(true);
+    through = BigInt(seal.through_position);
     seals += 1;
   }
   return seals;
