@@ -112,11 +112,8 @@ export class ProjectionRunner<Views = unknown> {
    */
   catchUpAlong(visit: (events: readonly RecordedEvent[]) => void): Promise<CatchUpResult> {
     return this.serialized(async () => {
-      try {
-        this.prepareOnce();
-      } catch (error) {
-        return projectionFailed('', 0n, `preparing the views database failed: ${describeError(error)}`);
-      }
+      const unprepared = this.preparedOrFailure();
+      if (unprepared !== undefined) return unprepared;
       const count = this.projections.length;
       const positions: (bigint | null)[] = new Array<bigint | null>(count);
       const lowest = this.lowestCheckpoint();
@@ -252,6 +249,16 @@ export class ProjectionRunner<Views = unknown> {
     this.checkpoints.write(projection.name, { version: projection.version, position: null });
   }
 
+  /** The views database prepared for applying, or why it could not be. */
+  private preparedOrFailure(): CatchUpResult | undefined {
+    try {
+      this.prepareOnce();
+      return undefined;
+    } catch (error) {
+      return projectionFailed('', 0n, `preparing the views database failed: ${describeError(error)}`);
+    }
+  }
+
   /** The position every projection has applied up to (undefined when one has applied nothing). */
   private lowestCheckpoint(): bigint | undefined {
     let lowest: bigint | undefined;
@@ -274,11 +281,8 @@ export class ProjectionRunner<Views = unknown> {
   }
 
   private async catchUpNow(onProgress?: (progress: CatchUpProgress) => void): Promise<CatchUpResult> {
-    try {
-      this.prepareOnce();
-    } catch (error) {
-      return projectionFailed('', 0n, `preparing the views database failed: ${describeError(error)}`);
-    }
+    const unprepared = this.preparedOrFailure();
+    if (unprepared !== undefined) return unprepared;
     const count = this.projections.length;
     const positions: (bigint | null)[] = new Array<bigint | null>(count);
     let lowest: bigint | null | undefined;
