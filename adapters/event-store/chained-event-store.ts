@@ -7,6 +7,7 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsResult,
   StorageFailure,
   SubscribeOptions,
   Subscription,
@@ -116,6 +117,10 @@ export class ChainedEventStore implements OpenedEventStore {
 
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     return this.inner.readStream(stream, options);
+  }
+
+  readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+    return this.inner.readStreams(streams);
   }
 
   readAll(options?: ReadAllOptions): Promise<ReadResult> {

@@ -73,6 +73,10 @@ export type AppendResult = Appended | VersionConflict | StorageFailure;
 export type EventsRead = { readonly kind: 'read'; readonly events: readonly RecordedEvent[] };
 export type ReadResult = EventsRead | StorageFailure;
 
+/** Each stream asked for, by name, with all its events in revision order (none when it has none). */
+export type StreamsRead = { readonly kind: 'read'; readonly streams: ReadonlyMap<string, readonly RecordedEvent[]> };
+export type ReadStreamsResult = StreamsRead | StorageFailure;
+
 export type AppendOptions = { readonly expectedRevision: ExpectedRevision };
 
 export type ReadStreamOptions = {
@@ -132,6 +136,11 @@ export interface Subscription {
 export interface EventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult>;
+  /**
+   * Many whole streams in one call: recovery reads thousands at a start, and one store round trip (one
+   * query) for a batch of them costs far less than a read each. The caller bounds the batch.
+   */
+  readStreams(streams: readonly string[]): Promise<ReadStreamsResult>;
   readAll(options?: ReadAllOptions): Promise<ReadResult>;
   /** A catch-up subscription on all streams, from the caller's checkpoint, then live. */
   subscribe(options: SubscribeOptions): Subscription;

@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsResult,
   RecordedEvent,
   SubscribeOptions,
   Subscription,
@@ -78,6 +79,12 @@ export class MemoryEventStore implements EventStore {
     const from = Number(options?.fromRevision ?? 0n);
     const to = options?.maxCount === undefined ? events.length : from + options.maxCount;
     return { kind: 'read', events: events.slice(from, to) };
+  }
+
+  async readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+    const read = new Map<string, readonly RecordedEvent[]>();
+    for (const stream of streams) read.set(stream, this.streams.get(stream)?.events.slice() ?? []);
+    return { kind: 'read', streams: read };
   }
 
   async readAll(options?: ReadAllOptions): Promise<ReadResult> {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import type { AppendWriter } from './append-queue';
 import { InThreadWriter } from './in-thread-writer';
@@ -10,6 +10,7 @@ import { prepareDatabase } from './schema';
 import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
 import { parsedLater, type TailRead } from '../store-tail';
+import { streamsRead } from '../streams-read';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
 
@@ -121,6 +122,7 @@ export class SqliteEventStore implements EventStore {
   private readonly writer: AppendWriter;
   private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventRow>;
+  private readonly selectStreams: Statement<[string], EventTuple>;
   private readonly selectAll: Statement<[number, number], EventTuple>;
   private readonly selectLast: Statement<[], EventRow>;
   private closed = false;
@@ -145,6 +147,13 @@ export class SqliteEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
         'AND revision >= ? ORDER BY revision LIMIT ?',
     );
+    // The names go in as one JSON array: any number of them, one statement.
+    this.selectStreams = database
+      .prepare<[string], EventTuple>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id IN (SELECT id FROM streams WHERE name IN (SELECT value FROM json_each(?))) ` +
+          'ORDER BY stream_id, revision',
+      )
+      .raw(true);
     this.selectAll = database
       .prepare<[number, number], EventTuple>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
       .raw(true);
@@ -172,6 +181,15 @@ export class SqliteEventStore implements EventStore {
       return { kind: 'read', events: rows.map(toRecordedEvent) };
     } catch (error) {
       return storageFailure(`reading stream '${stream}' failed: ${describeError(error)}`);
+    }
+  }
+
+  async readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+    try {
+      const rows = this.selectStreams.all(JSON.stringify(streams));
+      return streamsRead(streams, rows.map(toReadEvent));
+    } catch (error) {
+      return storageFailure(`reading ${streams.length} streams failed: ${describeError(error)}`);
     }
   }
 
