@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { MemoryEventStore, type ReadResult, type ReadStreamOptions } from '../../../adapters/event-store';
+import { MemoryEventStore, type ReadResult, type ReadStreamOptions, type ReadStreamsResult } from '../../../adapters/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate } from '../../../domain/application';
 import { readSchedulerSnapshots } from '../../../projections/scheduler-snapshots';
 import { SCHEDULER_STREAM_PREFIX, schedulerStream } from '../../../domain/streams';
@@ -19,6 +19,10 @@ class CountingStore extends MemoryEventStore {
   override async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     if (stream.startsWith(SCHEDULER_STREAM_PREFIX)) this.schedulerReads++;
     return super.readStream(stream, options);
+  }
+  override async readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+    this.schedulerReads += streams.filter((stream) => stream.startsWith(SCHEDULER_STREAM_PREFIX)).length;
+    return super.readStreams(streams);
   }
 }
 
