@@ -7,6 +7,7 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsOptions,
   ReadStreamsResult,
   StorageFailure,
   SubscribeOptions,
@@ -119,8 +120,8 @@ export class ChainedEventStore implements OpenedEventStore {
     return this.inner.readStream(stream, options);
   }
 
-  readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
-    return this.inner.readStreams(streams);
+  readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    return this.inner.readStreams(streams, options);
   }
 
   readAll(options?: ReadAllOptions): Promise<ReadResult> {

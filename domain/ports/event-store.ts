@@ -77,6 +77,11 @@ export type ReadResult = EventsRead | StorageFailure;
 export type StreamsRead = { readonly kind: 'read'; readonly streams: ReadonlyMap<string, readonly RecordedEvent[]> };
 export type ReadStreamsResult = StreamsRead | StorageFailure;
 
+export type ReadStreamsOptions = {
+  /** At most this many events of each stream, from its start: a long stream is read on by readStream. */
+  readonly maxCount?: number;
+};
+
 export type AppendOptions = { readonly expectedRevision: ExpectedRevision };
 
 export type ReadStreamOptions = {
@@ -137,10 +142,11 @@ export interface EventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult>;
   /**
-   * Many whole streams in one call: recovery reads thousands at a start, and one store round trip (one
-   * query) for a batch of them costs far less than a read each. The caller bounds the batch.
+   * Many streams in one call, each from its start: recovery reads thousands at a start, and one store
+   * round trip (one query) for a batch of them costs far less than a read each. The caller bounds the
+   * batch, and with `maxCount` the events of each stream.
    */
-  readStreams(streams: readonly string[]): Promise<ReadStreamsResult>;
+  readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult>;
   readAll(options?: ReadAllOptions): Promise<ReadResult>;
   /** A catch-up subscription on all streams, from the caller's checkpoint, then live. */
   subscribe(options: SubscribeOptions): Subscription;

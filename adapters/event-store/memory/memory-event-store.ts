@@ -10,6 +10,7 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsOptions,
   ReadStreamsResult,
   RecordedEvent,
   SubscribeOptions,
@@ -81,9 +82,9 @@ export class MemoryEventStore implements EventStore {
     return { kind: 'read', events: events.slice(from, to) };
   }
 
-  async readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
     const read = new Map<string, readonly RecordedEvent[]>();
-    for (const stream of streams) read.set(stream, this.streams.get(stream)?.events.slice() ?? []);
+    for (const stream of streams) read.set(stream, this.streams.get(stream)?.events.slice(0, options?.maxCount) ?? []);
     return { kind: 'read', streams: read };
   }
 

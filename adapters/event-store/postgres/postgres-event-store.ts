@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsResult, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
 import { storageFailure } from '../../../domain/ports/storage-failure';
 import { AppendListener } from './append-listener';
 import { appendBatchInTransaction, type PendingAppend } from './append-batch';
@@ -183,11 +183,15 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async readStreams(streams: readonly string[]): Promise<ReadStreamsResult> {
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
     const notReady = await this.ready();
     if (notReady !== undefined) return storageFailure(notReady);
     try {
-      const result = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM raes_events WHERE stream = ANY($1::text[]) ORDER BY stream, revision`, [streams]);
+      // Revisions run from 0 without gaps: the first maxCount events of a stream are those below it.
+      const result = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM raes_events WHERE stream = ANY($1::text[]) AND ($2::bigint IS NULL OR revision < $2) ORDER BY stream, revision`,
+        [streams, options?.maxCount ?? null],
+      );
       return streamsRead(streams, result.rows.map(recordedEventOf));
     } catch (error) {
       return storageFailure(`PostgreSQL: reading ${streams.length} streams failed: ${describePgError(error, this.server)}`);

@@ -112,6 +112,9 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
           );
           expect(events.map((e) => e.data)).toEqual([0, 1, 2].map((n) => ({ name, n })));
         }
+        const firstTwo = await store.readStreams(asked, { maxCount: 2 });
+        if (firstTwo.kind !== 'read') throw new Error(`expected read, got ${firstTwo.reason}`);
+        expect(asked.map((name) => firstTwo.streams.get(name)!.map((e) => e.id))).toEqual([['c0', 'c1'], [], ['a0', 'a1']]);
       });
     });
 
