@@ -7,6 +7,8 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsOptions,
+  ReadStreamsResult,
   StorageFailure,
   SubscribeOptions,
   Subscription,
@@ -121,6 +123,10 @@ export class ChainedEventStore implements OpenedEventStore {
 
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     return this.inner.readStream(stream, options);
+  }
+
+  readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    return this.inner.readStreams(streams, options);
   }
 
   readAll(options?: ReadAllOptions): Promise<ReadResult> {

@@ -17,6 +17,11 @@ import { admitAndDispatch, admitRequest, completeCall, outerResult } from './por
 
 /** The interrupted invocations' participants: agent-1 to agent-63 are also the history's. */
 export const OPEN_AGENTS = 'agent';
+/**
+ * The history's episode (bench/replay.bench.ts): the engine runs in it, so the history's participants
+ * continue their own schedulers, whose streams hold every attempt they ever started.
+ */
+export const HISTORY_EPISODE = 'episode-0001';
 const REACHED = 'interrupted\n';
 
 const runUntilInterrupted = async (eventsPath: string, viewsPath: string, open: number): Promise<void> => {
@@ -39,7 +44,7 @@ const runUntilInterrupted = async (eventsPath: string, viewsPath: string, open: 
     }),
     store,
     openInvocations: openInvocationsIndex(store, database),
-    episodeId: 'episode-bench',
+    episodeId: HISTORY_EPISODE,
     clock: steppingClock(),
     onProgress: (event) => {
       if (event.kind === 'storage_failure') process.stderr.write(`storage failure: ${event.reason}\n`);

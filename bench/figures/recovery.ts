@@ -6,7 +6,7 @@ import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { openInvocationsIndex } from '../../adapters/views/open-invocations-index';
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
-import { crashMidTick, OPEN_AGENTS } from './recovery-crash';
+import { crashMidTick, HISTORY_EPISODE, OPEN_AGENTS } from './recovery-crash';
 import { fillStore } from '../replay.bench';
 import type { FigureResult, FigureRow } from '../support/figure';
 import { progress } from '../support/progress';
@@ -133,7 +133,7 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
     runtime: new HarnessRuntime(async (request) => outerResult(request)),
     store,
     openInvocations: openInvocationsIndex(store, views),
-    episodeId: 'episode-bench',
+    episodeId: HISTORY_EPISODE,
     clock: steppingClock(Date.parse('2026-04-12T10:00:00Z')),
   });
   await (around === undefined ? manager.start() : around(() => manager.start()));

@@ -104,12 +104,22 @@ export class StreamAggregate<S, C, V, A> {
 
   /** Reads and folds the stream from where the held state stopped. */
   async load(): Promise<Loaded> {
-    const stream = this.stream;
-    const read = await this.store.readStream(stream, { fromRevision: BigInt(this.revision + 1) });
+    const read = await this.store.readStream(this.stream, { fromRevision: BigInt(this.revision + 1) });
     if (read.kind === 'storage_failure') return { kind: 'unavailable', reason: read.reason };
+    return this.fold(read.events);
+  }
+
+  /**
+   * Folds in the stream's events read elsewhere (many streams read in one store call), skipping those
+   * already folded. As after `load`, an append expects the revision reached, so events appended since
+   * the read make it re-read from there and decide again.
+   */
+  fold(events: readonly RecordedEvent[]): Loaded {
+    const stream = this.stream;
     const { decider, codec } = this.kind;
     let state = this.held;
-    for (const recorded of read.events) {
+    for (const recorded of events) {
+      if (Number(recorded.revision) <= this.revision) continue;
       const event = codec.fromRecorded(recorded);
       if (typeof event === 'string') {
         this.held = state;

@@ -18,6 +18,7 @@ export {
   decideRecovery,
   evolveInterrupted,
   initialInterruptedInvocation,
+  interruptedEventOf,
   interruptedInvocationDecider,
   type InterruptedInvocation,
   type InterruptedInvocationEvent,

@@ -1,3 +1,4 @@
+import { toolActionInstanceId } from '../addresses';
 import type { RecoverInvocation } from './commands';
 import { CLOSED, decided, refuse, type Decision } from './decision';
 import type { InvocationEvent, ToolActionSettled } from './events';
@@ -104,6 +105,36 @@ export const evolveInterrupted = (state: InterruptedInvocation, event: Interrupt
       return { status: 'closed', invocationId, admitted, unsettled, unresolvedIndeterminate };
   }
 };
+
+/**
+ * A recorded event of the invocation's stream as this fold reads it, or undefined when the fold ignores
+ * it. Only the data of dispatches, settlements and resolutions is read (a lazily parsed event is parsed
+ * only for those): an admission's id follows from the count of admissions before it
+ * (`toolActionInstanceId`), and the opening's from the invocation's stream, so the largest events of an
+ * invocation are never parsed.
+ */
+export const interruptedEventOf = (
+  recorded: { readonly type: string; readonly data: unknown },
+  state: InterruptedInvocation,
+  invocationId: string,
+): InterruptedInvocationEvent | undefined => {
+  switch (recorded.type) {
+    case 'InvocationOpened':
+      return { type: 'InvocationOpened', invocation_action_instance_id: invocationId };
+    case 'ToolActionAdmitted':
+      return state.status === 'unopened' ? undefined : { type: 'ToolActionAdmitted', action_instance_id: toolActionInstanceId(invocationId, state.admitted + 1) };
+    case 'ToolActionDispatched':
+    case 'ToolActionSettled':
+    case 'ToolActionResolved':
+      return recorded.data as InterruptedInvocationEvent;
+    case 'InvocationClosed':
+      return CLOSED_EVENT;
+    default:
+      return undefined;
+  }
+};
+
+const CLOSED_EVENT: InterruptedInvocationEvent = { type: 'InvocationClosed' };
 
 /**
  * The settlements of an invocation's unsettled tool actions when it closes (docs/rules.md, failure row 7; also failure row 8) or is

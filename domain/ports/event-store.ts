@@ -84,6 +84,15 @@ export type AppendResult = Appended | VersionConflict | StorageFailure;
 export type EventsRead = { readonly kind: 'read'; readonly events: readonly RecordedEvent[] };
 export type ReadResult = EventsRead | StorageFailure;
 
+/** Each stream asked for, by name, with all its events in revision order (none when it has none). */
+export type StreamsRead = { readonly kind: 'read'; readonly streams: ReadonlyMap<string, readonly RecordedEvent[]> };
+export type ReadStreamsResult = StreamsRead | StorageFailure;
+
+export type ReadStreamsOptions = {
+  /** At most this many events of each stream, from its start: a long stream is read on by readStream. */
+  readonly maxCount?: number;
+};
+
 export type AppendOptions = { readonly expectedRevision: ExpectedRevision };
 
 export type ReadStreamOptions = {
@@ -143,6 +152,12 @@ export interface Subscription {
 export interface EventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult>;
+  /**
+   * Many streams in one call, each from its start: recovery reads thousands at a start, and one store
+   * round trip (one query) for a batch of them costs far less than a read each. The caller bounds the
+   * batch, and with `maxCount` the events of each stream.
+   */
+  readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult>;
   readAll(options?: ReadAllOptions): Promise<ReadResult>;
   /** A catch-up subscription on all streams, from the caller's checkpoint, then live. */
   subscribe(options: SubscribeOptions): Subscription;

@@ -1,10 +1,9 @@
 import type { RecordedEvent } from '../../domain/ports/event-store';
-import { toolActionInstanceId } from '../../domain/addresses';
 import {
   evolveInterrupted,
   initialInterruptedInvocation,
+  interruptedEventOf,
   type InterruptedInvocation,
-  type InterruptedInvocationEvent,
   type InvocationOpened,
 } from '../../domain/invocation';
 import { parseInvocationStream } from '../../domain/streams';
@@ -38,23 +37,6 @@ const foldOf = (rows: OpenInvocationsWrites, folds: Map<string, OpenInvocationFo
   if (fold === undefined) return undefined;
   folds.set(stream, fold);
   return fold;
-};
-
-/**
- * The event as the fold reads it. An admission's id follows from the count of admissions before it
- * (`toolActionInstanceId`), so the largest event of an invocation is never parsed here.
- */
-const foldEvent = (recorded: RecordedEvent, fold: InterruptedInvocation, invocationId: string): InterruptedInvocationEvent | undefined => {
-  switch (recorded.type) {
-    case 'ToolActionAdmitted':
-      return fold.status === 'unopened' ? undefined : { type: 'ToolActionAdmitted', action_instance_id: toolActionInstanceId(invocationId, fold.admitted + 1) };
-    case 'ToolActionDispatched':
-    case 'ToolActionSettled':
-    case 'ToolActionResolved':
-      return recorded.data as unknown as InterruptedInvocationEvent;
-    default:
-      return undefined;
-  }
 };
 
 const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
@@ -91,7 +73,7 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   const fold = foldOf(rows, folds, stream);
   // An invocation whose opening this view never saw, or one already closed (a late resolution).
   if (fold === undefined) return;
-  const event = foldEvent(recorded, fold.recovery, invocationId);
+  const event = interruptedEventOf(recorded, fold.recovery, invocationId);
   if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
   fold.revision = revision;
 };

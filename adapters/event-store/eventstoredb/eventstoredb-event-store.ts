@@ -15,7 +15,7 @@ import {
   type JSONType,
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import type { AppendOptions, AppendResult, EventFilter, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, EventFilter, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import { passesFilter } from '../event-filter';
 import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
@@ -108,6 +108,17 @@ export class EventStoreDbEventStore implements EventStore {
       if (error instanceof StreamNotFoundError) return { kind: 'read', events: [] };
       return storageFailure(`EventStoreDB: reading stream '${stream}' failed: ${describeError(error)}`);
     }
+  }
+
+  /** EventStoreDB reads one stream per call: the streams are read one after another. */
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    const read = new Map<string, readonly RecordedEvent[]>();
+    for (const stream of streams) {
+      const events = await this.readStream(stream, options?.maxCount === undefined ? undefined : { maxCount: options.maxCount });
+      if (events.kind === 'storage_failure') return events;
+      read.set(stream, events.events);
+    }
+    return { kind: 'read', streams: read };
   }
 
   async readAll(options?: ReadAllOptions): Promise<ReadResult> {

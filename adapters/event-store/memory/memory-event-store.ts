@@ -10,6 +10,8 @@ import type {
   ReadAllOptions,
   ReadResult,
   ReadStreamOptions,
+  ReadStreamsOptions,
+  ReadStreamsResult,
   RecordedEvent,
   SubscribeOptions,
   Subscription,
@@ -78,6 +80,12 @@ export class MemoryEventStore implements EventStore {
     const from = Number(options?.fromRevision ?? 0n);
     const to = options?.maxCount === undefined ? events.length : from + options.maxCount;
     return { kind: 'read', events: events.slice(from, to) };
+  }
+
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    const read = new Map<string, readonly RecordedEvent[]>();
+    for (const stream of streams) read.set(stream, this.streams.get(stream)?.events.slice(0, options?.maxCount) ?? []);
+    return { kind: 'read', streams: read };
   }
 
   async readAll(options?: ReadAllOptions): Promise<ReadResult> {

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
 import { storageFailure } from '../../../domain/ports/storage-failure';
 import { AppendListener } from './append-listener';
 import { appendBatchInTransaction, type PendingAppend } from './append-batch';
@@ -11,6 +11,7 @@ import { EVENT_COLUMNS, recordedEventOf, type EventRow } from './rows';
 import { ensureSchema } from './schema';
 import { withSessionSettings } from './session-settings';
 import { parsedLater, type TailRead } from '../store-tail';
+import { streamsRead } from '../streams-read';
 
 export { DEFAULT_POSTGRES_POOL_SIZE };
 
@@ -179,6 +180,21 @@ export class PostgresEventStore implements EventStore {
       return { kind: 'read', events: result.rows.map(recordedEventOf) };
     } catch (error) {
       return storageFailure(`PostgreSQL: reading stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      // Revisions run from 0 without gaps: the first maxCount events of a stream are those below it.
+      const result = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM raes_events WHERE stream = ANY($1::text[]) AND ($2::bigint IS NULL OR revision < $2) ORDER BY stream, revision`,
+        [streams, options?.maxCount ?? null],
+      );
+      return streamsRead(streams, result.rows.map(recordedEventOf));
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading ${streams.length} streams failed: ${describePgError(error, this.server)}`);
     }
   }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import type { AppendWriter } from './append-queue';
 import { InThreadWriter } from './in-thread-writer';
@@ -10,6 +10,7 @@ import { prepareDatabase } from './schema';
 import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
 import { parsedLater, type TailRead } from '../store-tail';
+import { streamsRead } from '../streams-read';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
 
@@ -46,26 +47,15 @@ type EventRow = {
 const COLUMNS = 'position, stream, revision, id, type, data, metadata, recorded_at';
 const NO_LIMIT = -1;
 
-const toRecordedEvent = (row: EventRow): RecordedEvent => ({
-  id: row.id,
-  type: row.type,
-  data: JSON.parse(row.data) as JsonValue,
-  metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as JsonObject),
-  stream: row.stream,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  recordedAt: new Date(row.recorded_at),
-});
-
-/** A row of `selectAll` in `.raw()` form: the columns of COLUMNS, in order. */
+/** A row of the event selects in `.raw()` form: the columns of COLUMNS, in order. */
 type EventTuple = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string | null, recordedAt: number];
 
 const NOT_PARSED: unique symbol = Symbol('not parsed');
 
 /**
- * An event read by `readAll`. A replay reads every event of the store, and most readers look at few
- * fields of most events: `data`, `metadata` and `recordedAt` are parsed or built on first access (then
- * kept), and the JSON text stays available as `dataJson`.
+ * An event as the store reads it (`readAll`, `readStream`, `readStreams`). A replay reads every event of
+ * the store, and most readers look at few fields of most events: `data`, `metadata` and `recordedAt` are
+ * parsed or built on first access (then kept), and the JSON text stays available as `dataJson`.
  */
 class ReadEvent implements RecordedEvent {
   readonly revision: bigint;
@@ -120,7 +110,8 @@ export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
   private readonly writer: AppendWriter;
   private readonly appended = new AppendedSignal();
-  private readonly selectStream: Statement<[string, number, number], EventRow>;
+  private readonly selectStream: Statement<[string, number, number], EventTuple>;
+  private readonly selectStreams: Statement<[string, number], EventTuple>;
   private readonly selectAll: Statement<[number, number], EventTuple>;
   private readonly selectLast: Statement<[], EventRow>;
   private closed = false;
@@ -141,10 +132,20 @@ export class SqliteEventStore implements EventStore {
         : database.memory || database.name === IN_MEMORY || database.name === ''
           ? new InThreadWriter(database, onCommitted)
           : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted });
-    this.selectStream = database.prepare<[string, number, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
-        'AND revision >= ? ORDER BY revision LIMIT ?',
-    );
+    this.selectStream = database
+      .prepare<[string, number, number], EventTuple>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
+          'AND revision >= ? ORDER BY revision LIMIT ?',
+      )
+      .raw(true);
+    // The names go in as one JSON array: any number of them, one statement. Revisions run from 0
+    // without gaps, so a stream's first maxCount events are those below it.
+    this.selectStreams = database
+      .prepare<[string, number], EventTuple>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id IN (SELECT id FROM streams WHERE name IN (SELECT value FROM json_each(?))) ` +
+          'AND revision < ? ORDER BY stream_id, revision',
+      )
+      .raw(true);
     this.selectAll = database
       .prepare<[number, number], EventTuple>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
       .raw(true);
@@ -169,9 +170,18 @@ export class SqliteEventStore implements EventStore {
   async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     try {
       const rows = this.selectStream.all(stream, Number(options?.fromRevision ?? 0n), options?.maxCount ?? NO_LIMIT);
-      return { kind: 'read', events: rows.map(toRecordedEvent) };
+      return { kind: 'read', events: rows.map(toReadEvent) };
     } catch (error) {
       return storageFailure(`reading stream '${stream}' failed: ${describeError(error)}`);
+    }
+  }
+
+  async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    try {
+      const rows = this.selectStreams.all(JSON.stringify(streams), options?.maxCount ?? Number.MAX_SAFE_INTEGER);
+      return streamsRead(streams, rows.map(toReadEvent));
+    } catch (error) {
+      return storageFailure(`reading ${streams.length} streams failed: ${describeError(error)}`);
     }
   }
 

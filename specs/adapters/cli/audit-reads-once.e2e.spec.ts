@@ -40,6 +40,11 @@ class CountingStore implements EventStore {
     this.streamsRead.push(stream);
     return this.inner.readStream(stream, options);
   }
+
+  readStreams: EventStore['readStreams'] = (streams, options) => {
+    this.streamsRead.push(...streams);
+    return this.inner.readStreams(streams, options);
+  };
 }
 
 const storedEvents = (): number => {

@@ -158,6 +158,7 @@ describe('recovery after a restart', () => {
       await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
       const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
       if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      await port!.admit({ ...requestOf(port!), tool_call_id: 'call-3' });
       interrupted();
       await new Promise<never>(() => undefined); // the engine dies here
       return probeResult(request, []);
@@ -182,8 +183,9 @@ describe('recovery after a restart', () => {
     expect(ready).toBe('ready');
     expect(await second.manager.getOperation(tool(1))).toMatchObject({ settlement: 'completed' });
     expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(tool(3))).toMatchObject({ settlement: 'withheld' });
     expect(await second.manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
-    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', inFlight: new Map(), unresolved: new Set([tool(2)]) });
 
     // The new view then catches up in the background, the recovered invocation closed in it.
     releaseLog();

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { MemoryEventStore, type ReadResult, type ReadStreamOptions } from '../../../adapters/event-store';
+import { MemoryEventStore, type ReadResult, type ReadStreamOptions, type ReadStreamsOptions, type ReadStreamsResult } from '../../../adapters/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate } from '../../../domain/application';
 import { readSchedulerSnapshots } from '../../../projections/scheduler-snapshots';
 import { SCHEDULER_STREAM_PREFIX, schedulerStream } from '../../../domain/streams';
@@ -19,6 +19,10 @@ class CountingStore extends MemoryEventStore {
   override async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     if (stream.startsWith(SCHEDULER_STREAM_PREFIX)) this.schedulerReads++;
     return super.readStream(stream, options);
+  }
+  override async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
+    this.schedulerReads += streams.filter((stream) => stream.startsWith(SCHEDULER_STREAM_PREFIX)).length;
+    return super.readStreams(streams, options);
   }
 }
 
@@ -89,6 +93,18 @@ describe('scheduler snapshots', () => {
     await second.start();
     expect(store.schedulerReads).toBeGreaterThan(0);
     expect(second.schedulerStatus(POLICY, PARTICIPANT)).toEqual(await foldedScheduler(store));
+  });
+
+  it('are not needed either with a long history: a blank view makes start() fold a scheduler stream of many attempts whole', async () => {
+    const store = new CountingStore();
+    const first = managerOn(store, views);
+    await first.start();
+    await first.advance(50); // 100 scheduler events: more than recovery reads of a stream in one batch
+    const second = managerOn(store, new BetterSqlite3(':memory:'));
+    await second.start();
+    expect(second.schedulerStatus(POLICY, PARTICIPANT)).toEqual(await foldedScheduler(store));
+    expect(second.schedulerStatus(POLICY, PARTICIPANT)?.attemptsStarted).toBe(50);
+    expect(second.tick).toBe(first.tick);
   });
 
   it('that are stale (events appended behind the views\' back) are caught up by the aggregate before it decides', async () => {

@@ -91,6 +91,31 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
       it('reads a stream never appended to as empty', async () => {
         expect(read(await store.readStream(stream('never')))).toEqual([]);
       });
+
+      it('reads many whole streams in one call, each as readStream reads it, a stream never appended to as empty', async () => {
+        // Interleaved appends, so one stream's events are not neighbours in the log.
+        for (const n of [0, 1, 2]) {
+          for (const name of ['b', 'a', 'c']) {
+            appended(await store.append(stream(name), [event(`${name}${n}`, 'ThingHappened', { name, n })], { expectedRevision: n === 0 ? 'no_stream' : n - 1 }));
+          }
+        }
+        const asked = [stream('c'), stream('never'), stream('a')];
+        const result = await store.readStreams(asked);
+        if (result.kind !== 'read') throw new Error(`expected read, got ${result.reason}`);
+        expect([...result.streams.keys()].sort()).toEqual([...asked].sort());
+        expect(result.streams.get(stream('never'))).toEqual([]);
+        for (const name of ['a', 'c']) {
+          const events = result.streams.get(stream(name))!;
+          const one = read(await store.readStream(stream(name)));
+          expect(events.map((e) => [e.id, e.revision, e.position, e.stream, e.type, e.data])).toEqual(
+            one.map((e) => [e.id, e.revision, e.position, e.stream, e.type, e.data]),
+          );
+          expect(events.map((e) => e.data)).toEqual([0, 1, 2].map((n) => ({ name, n })));
+        }
+        const firstTwo = await store.readStreams(asked, { maxCount: 2 });
+        if (firstTwo.kind !== 'read') throw new Error(`expected read, got ${firstTwo.reason}`);
+        expect(asked.map((name) => firstTwo.streams.get(name)!.map((e) => e.id))).toEqual([['c0', 'c1'], [], ['a0', 'a1']]);
+      });
     });
 
     describe('expected revision', () => {
