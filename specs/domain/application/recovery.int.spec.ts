@@ -46,13 +46,14 @@ describe('recovery after a restart', () => {
     harness: ConstructorParameters<typeof HarnessRuntime>[0],
     openInvocations?: (views: BetterSqlite3.Database, store: SqliteEventStore) => OpenInvocationsIndex,
     viewsFile = 'views.sqlite',
+    manifestDocument = manifest(),
   ) => {
     const store = open(openSqlite(join(dir.path, 'events.sqlite')));
     const views = open(new BetterSqlite3(join(dir.path, viewsFile)));
     const manager = new RuntimeManager({
       openInvocations: openInvocations === undefined ? openInvocationsIndex(store, views) : openInvocations(views, store),
       compiled: compiledScenario(),
-      manifest: manifest(),
+      manifest: manifestDocument,
       runtime: new HarnessRuntime(harness),
       store,
       episodeId: 'episode-1',
@@ -192,6 +193,41 @@ describe('recovery after a restart', () => {
     await second.manager.viewsCurrent();
     expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
     expect(await typesOf(second.store, invocationStream('episode-1', INVOCATION))).toContain('InvocationClosed');
+  });
+
+  it('with the views file lost, recovers an invocation whose stream is longer than one batched read', async () => {
+    const longInvocations = manifest({ maxToolActionsPerInvocation: 64 });
+    const notCompleted: string[] = [];
+    const COMPLETED = 40; // two events each (admitted and dispatched, settled): the stream outgrows the 64 events read of each stream in a batch
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      for (let call = 1; call <= COMPLETED; call++) {
+        const outcome = await callTool(port!, `call-${call}`, PORTAL_CLIENT, async () => true);
+        if (outcome.kind !== 'completed') notCompleted.push(`call ${call}: ${JSON.stringify(outcome)}`);
+      }
+      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-dispatched' });
+      if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      await port!.admit({ ...requestOf(port!), tool_call_id: 'call-admitted' });
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    }, undefined, 'views.sqlite', longInvocations);
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedCrash;
+    expect(notCompleted).toEqual([]);
+    expect((await typesOf(first.store, invocationStream('episode-1', INVOCATION))).length).toBeGreaterThan(64);
+
+    const second = managerOn(async (request) => probeResult(request, []), undefined, 'views-after-loss.sqlite', longInvocations);
+    await second.manager.start();
+    for (let ordinal = 1; ordinal <= COMPLETED; ordinal++) expect(await second.manager.getOperation(tool(ordinal))).toMatchObject({ settlement: 'completed' });
+    expect(await second.manager.getOperation(tool(COMPLETED + 1))).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(tool(COMPLETED + 2))).toMatchObject({ settlement: 'withheld' });
+    expect(await second.manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', inFlight: new Map(), unresolved: new Set([tool(COMPLETED + 1)]) });
+    const closedTypes = await typesOf(second.store, invocationStream('episode-1', INVOCATION));
+    expect(closedTypes.filter((type) => type === 'InvocationClosed')).toHaveLength(1);
   });
 
   it('counts an attempt interrupted before its invocation opened as consumed', async () => {

@@ -43,13 +43,16 @@ export const compiledScenario = (options: WorldOptions = {}): CompiledScenario =
   return loaded.compiled;
 };
 
-export const manifestText = (options: { readonly claim?: boolean } = {}): string => {
+export const manifestText = (options: { readonly claim?: boolean; readonly maxToolActionsPerInvocation?: number } = {}): string => {
   const document = JSON.parse(readFileSync(join(EXAMPLES, 'portal-probe.manifest.json'), 'utf8'));
   if (options.claim === false) delete document.participant_runtime.invocation_tool_actions;
+  else if (options.maxToolActionsPerInvocation !== undefined) {
+    document.participant_runtime.invocation_tool_actions.max_tool_actions_per_invocation = options.maxToolActionsPerInvocation;
+  }
   return JSON.stringify(document);
 };
 
-export const manifest = (options: { readonly claim?: boolean } = {}): ManifestDocument => {
+export const manifest = (options: Parameters<typeof manifestText>[0] = {}): ManifestDocument => {
   const loaded = loadManifestDocument(manifestText(options));
   if (loaded._tag === 'Left') throw new Error(loaded.left.map((d) => d.message).join('\n'));
   return loaded.right;
