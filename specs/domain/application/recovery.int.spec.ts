@@ -62,6 +62,22 @@ describe('recovery after a restart', () => {
     return { manager, store, views };
   };
 
+  /** An engine whose invocation makes `calls` through its port and dies there, in the middle of its tick. */
+  const engineDiesAfter = async (calls: (port: InvocationToolActionPort) => Promise<void>, manifestDocument = manifest()) => {
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(async (request, _snapshot, port) => {
+      await calls(port!);
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    }, undefined, 'views.sqlite', manifestDocument);
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedCrash;
+    return first;
+  };
+
   it('withholds undispatched actions, makes dispatched ones indeterminate, keeps completed ones, and stops the scheduler', async () => {
     let release: () => void = () => undefined;
     let interrupted: () => void = () => undefined;
@@ -153,20 +169,12 @@ describe('recovery after a restart', () => {
   });
 
   it('with the views file lost, is ready from the streams without first replaying the history into the view', async () => {
-    let interrupted: () => void = () => undefined;
-    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
-    const first = managerOn(async (request, _snapshot, port) => {
-      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
-      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
-      if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
-      await port!.admit({ ...requestOf(port!), tool_call_id: 'call-3' });
-      interrupted();
-      await new Promise<never>(() => undefined); // the engine dies here
-      return probeResult(request, []);
+    const first = await engineDiesAfter(async (port) => {
+      await callTool(port, 'call-1', PORTAL_CLIENT, async () => true);
+      const dispatched = await port.admit({ ...requestOf(port), tool_call_id: 'call-2' });
+      if (dispatched.admitted) await port.dispatch(dispatched.action_instance_id);
+      await port.admit({ ...requestOf(port), tool_call_id: 'call-3' });
     });
-    await first.manager.start();
-    void first.manager.advance(1);
-    await reachedCrash;
 
     // The restart's views are a new file, and its store holds back every read of the whole log.
     let releaseLog: () => void = () => undefined;
@@ -199,23 +207,15 @@ describe('recovery after a restart', () => {
     const longInvocations = manifest({ maxToolActionsPerInvocation: 64 });
     const notCompleted: string[] = [];
     const COMPLETED = 40; // two events each (admitted and dispatched, settled): the stream outgrows the 64 events read of each stream in a batch
-    let interrupted: () => void = () => undefined;
-    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
-    const first = managerOn(async (request, _snapshot, port) => {
+    const first = await engineDiesAfter(async (port) => {
       for (let call = 1; call <= COMPLETED; call++) {
-        const outcome = await callTool(port!, `call-${call}`, PORTAL_CLIENT, async () => true);
+        const outcome = await callTool(port, `call-${call}`, PORTAL_CLIENT, async () => true);
         if (outcome.kind !== 'completed') notCompleted.push(`call ${call}: ${JSON.stringify(outcome)}`);
       }
-      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-dispatched' });
-      if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
-      await port!.admit({ ...requestOf(port!), tool_call_id: 'call-admitted' });
-      interrupted();
-      await new Promise<never>(() => undefined); // the engine dies here
-      return probeResult(request, []);
-    }, undefined, 'views.sqlite', longInvocations);
-    await first.manager.start();
-    void first.manager.advance(1);
-    await reachedCrash;
+      const dispatched = await port.admit({ ...requestOf(port), tool_call_id: 'call-dispatched' });
+      if (dispatched.admitted) await port.dispatch(dispatched.action_instance_id);
+      await port.admit({ ...requestOf(port), tool_call_id: 'call-admitted' });
+    }, longInvocations);
     expect(notCompleted).toEqual([]);
     expect((await typesOf(first.store, invocationStream('episode-1', INVOCATION))).length).toBeGreaterThan(64);
 
