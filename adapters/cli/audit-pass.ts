@@ -3,8 +3,11 @@ import { invocationHistory, type BehaviorHistoryEvent, type InvocationOpened, ty
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
+import { MemoryViews } from '../views/memory';
 import {
   ProjectionRunner,
+  openInvocationsProjection,
+  schedulersProjection,
   renderRecordedInvocationHistory,
   verifyHistory,
   type AllProjectionViews,
@@ -14,6 +17,8 @@ import {
   type HistoryIndexRow,
   type Projection,
 } from '../../projections';
+import type { OpenInvocationsReads } from '../../projections/open-invocations';
+import type { SchedulersReads } from '../../projections/schedulers/view';
 import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import type { Workspace } from './workspace';
@@ -31,9 +36,14 @@ import type { Workspace } from './workspace';
  * the view as it is (a damaged view then shows in the findings).
  */
 
+/** The views the audit lists its open invocations, schedulers and episodes from once the pass is over. */
+export type PassViews = { readonly openInvocations: OpenInvocationsReads; readonly schedulers: SchedulersReads };
+
 export type PassResult = {
   readonly integrity: IntegrityReport;
   readonly caught: CatchUpResult;
+  /** The open invocations and schedulers: folded in memory by the pass, or the views file's. */
+  readonly views: PassViews;
   readonly spool: InvocationSpool;
   /** Whether every invocation was rendered as the view's rows would render it; false sends the caller to the view. */
   readonly usable: boolean;
@@ -95,7 +105,10 @@ export const passOverLog = async (
   projections: readonly Projection<AllProjectionViews>[],
   filter: HistoryFilter,
   render: RenderInvocation,
+  /** Whether the open invocations and schedulers may be folded in memory (see derivedViews): for a caller that reads them only from the result. */
+  foldInMemory = false,
 ): Promise<PassResult> => {
+  const derived = foldInMemory ? derivedViews(workspace, projections) : undefined;
   const verifier = new IntegrityVerifier();
   const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
@@ -142,6 +155,7 @@ export const passOverLog = async (
   };
 
   const visit = (events: readonly RecordedEvent[]): void => {
+    derived?.fold(events);
     for (const event of events) {
       verifier.add(event);
       if (!usable) continue;
@@ -179,13 +193,22 @@ export const passOverLog = async (
   };
 
   // Small pages: a page's events are let go before the young generation's collections promote them, which keeps the heap small.
-  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections, pageSize: 250 });
-  const caught = await runner.catchUpAlong(visit);
+  const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived?.rest ?? projections, pageSize: 250 });
+  let caught = await runner.catchUpAlong(visit);
+  let views: PassViews = workspace.views;
+  if (derived !== undefined) {
+    if (derived.failed) {
+      // A fold that throws is the projection's failure: caught up in the views file, it is reported as the runner reports it.
+      const again = await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived.folded }).catchUp();
+      if (caught.kind === 'caught_up' && again.kind !== 'caught_up') caught = again;
+    } else views = derived.memory;
+  }
   if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
   for (const finding of invocationFindings) findings.push(finding);
   return {
     integrity: verifier.report(),
     caught,
+    views,
     spool,
     usable,
     rowsDigest: hash.digest('hex'),
@@ -194,6 +217,54 @@ export const passOverLog = async (
     historyEvents,
     toolActionCount,
   };
+};
+
+/** The projections the pass folds in memory rather than catching their views up: their rows are only listed at the end. */
+const FOLDED_IN_MEMORY: readonly Projection<AllProjectionViews>[] = [openInvocationsProjection, schedulersProjection];
+
+type Derived = {
+  readonly memory: MemoryViews;
+  readonly folded: readonly Projection<AllProjectionViews>[];
+  readonly rest: readonly Projection<AllProjectionViews>[];
+  failed: boolean;
+  fold(events: readonly RecordedEvent[]): void;
+};
+
+/**
+ * The open invocations and schedulers folded by their own projections over the pass's pages into
+ * views in memory, when the views file has never held them (a cold start): the rows are then those the
+ * catch-up would write, without a select and an upsert per event. A views file that holds them (even
+ * damaged) is caught up and read as it is.
+ */
+const derivedViews = (workspace: Workspace, projections: readonly Projection<AllProjectionViews>[]): Derived | undefined => {
+  const folded = FOLDED_IN_MEMORY.filter((projection) => projections.includes(projection));
+  if (folded.length !== FOLDED_IN_MEMORY.length) return undefined;
+  try {
+    if (folded.some((projection) => workspace.views.checkpoints.read(projection.name) !== undefined)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const memory = new MemoryViews();
+  for (const projection of folded) projection.setup(memory);
+  const derived: Derived = {
+    memory,
+    folded,
+    rest: projections.filter((projection) => !folded.includes(projection)),
+    failed: false,
+    fold: (events) => {
+      if (derived.failed) return;
+      try {
+        for (const projection of folded) {
+          for (const event of events) projection.apply(memory, event);
+          projection.endPage?.(memory);
+        }
+      } catch {
+        for (const projection of folded) projection.discardPending?.();
+        derived.failed = true;
+      }
+    },
+  };
+  return derived;
 };
 
 /** The invocations resolved after they closed, each read again and audited as it stands now. */

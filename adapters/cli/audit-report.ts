@@ -29,7 +29,7 @@ import { auditedInvocation, draftsOf, foldStream, resolutionOf, type AuditedInvo
 export type { AuditedInvocation, AuditedToolAction } from './audited-invocation';
 import type { IntegrityReport } from '../../domain/integrity/verify';
 import { adviceGivenIntegrity } from './changed-history';
-import { digestRows, passOverLog } from './audit-pass';
+import { digestRows, passOverLog, type PassViews } from './audit-pass';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
@@ -247,7 +247,8 @@ export interface StreamedAudit {
 /**
  * The audit over one read of the log (audit-pass.ts): the integrity check, the views the audit reads
  * caught up, and every closed invocation rendered, verified and spooled as it closes. `choose` turns the
- * filter into the one audited once the views are caught up (the audit picks the store's only episode);
+ * filter into the one audited once the views are caught up (the audit picks the store's only episode
+ * from the schedulers in `views`);
  * `render` writes each invocation as the caller prints it.
  * The invocations come from the pass when the participant history view lists exactly the invocations
  * the pass saw close, in that order; otherwise (a damaged or foreign view) they are rendered from the
@@ -257,9 +258,11 @@ export const streamAudit = async (
   workspace: Workspace,
   asked: HistoryFilter,
   render: RenderInvocation,
-  choose: (asked: HistoryFilter) => Promise<Built<HistoryFilter>> = async (filter) => ({ ok: true, value: filter }),
+  choose: (asked: HistoryFilter, views: PassViews) => Promise<Built<HistoryFilter>> = async (filter) => ({ ok: true, value: filter }),
+  /** Whether the caller reads the open invocations and schedulers only from this audit, so that a cold start may fold them in memory. */
+  foldInMemory = false,
 ): Promise<Built<StreamedAudit>> => {
-  const pass = await passOverLog(workspace, AUDITED_VIEWS, asked, render);
+  const pass = await passOverLog(workspace, AUDITED_VIEWS, asked, render, foldInMemory);
   let spool: InvocationSpool | undefined = pass.spool;
   try {
     const integrity = pass.integrity;
@@ -268,7 +271,7 @@ export const streamAudit = async (
     if (caught.kind === 'projection_failed') {
       return failWithFindings(`${caught.reason}; rebuild it with \`raes-tools projections rebuild ${caught.projection}\``, integrity);
     }
-    const chosen = await choose(asked);
+    const chosen = await choose(asked, pass.views);
     if (!chosen.ok) return chosen;
     const filter = chosen.value;
     const history = workspace.views.participantHistory;
@@ -293,7 +296,7 @@ export const streamAudit = async (
       if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
       ({ findings, historyEvents, toolActionCount } = walked);
     }
-    const open = listOpenInvocations(workspace.views)
+    const open = listOpenInvocations(pass.views)
       .filter(
         (row) =>
           (filter.participant === undefined || row.participant_address === filter.participant) &&
@@ -308,7 +311,7 @@ export const streamAudit = async (
       invocation_count: spool.count,
       tool_action_count: toolActionCount,
       open_invocations: open,
-      schedulers: listSchedulers(workspace.views, {
+      schedulers: listSchedulers(pass.views, {
         ...(filter.episode === undefined ? {} : { episode: filter.episode }),
         ...(filter.participant === undefined ? {} : { participant: filter.participant }),
       }),

@@ -34,8 +34,8 @@ export const episodesOf = async (workspace: Workspace): Promise<Built<readonly s
 };
 
 /** The episodes the views know as they stand (a caller that caught them up itself), then those with a job file only. */
-export const knownEpisodes = (workspace: Workspace): readonly string[] => {
-  const episodes = [...listEpisodes(workspace.views)];
+export const knownEpisodes = (workspace: Workspace, views: Parameters<typeof listEpisodes>[0] = workspace.views): readonly string[] => {
+  const episodes = [...listEpisodes(views)];
   if (workspace.kind !== 'memory') for (const episode of jobEpisodes(workspace.dataDir)) if (!episodes.includes(episode)) episodes.push(episode);
   return episodes;
 };

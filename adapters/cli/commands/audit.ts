@@ -11,6 +11,7 @@ import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import { EPISODE_HELP, episodesOf, knownEpisodes, pickEpisode, storeOfEpisodes } from '../episode-choice';
 import type { Workspace } from '../workspace';
+import type { PassViews } from '../audit-pass';
 
 export const SOUND_SENTENCE =
   'every settled tool action has exactly its three history events, admission ordinals run 1, 2, 3... in each invocation, and each invocation\'s tool triples come immediately before its outer triple';
@@ -176,7 +177,7 @@ export const runAudit = async (options: AuditOptions, io: CliIo): Promise<number
   try {
     // The views are caught up inside the audit's read of the log; the episode is picked from them after.
     const render = options.json ? jsonMember : formatAuditedInvocation;
-    const audited = await streamAudit(opened.workspace, auditFilter(options), render, async (asked) => episodeFilter(opened.workspace, asked));
+    const audited = await streamAudit(opened.workspace, auditFilter(options), render, async (asked, views) => episodeFilter(opened.workspace, asked, views), true);
     if (!audited.ok) {
       io.stderr(`raes-tools audit: ${audited.message}\n`);
       return audited.exit;
@@ -233,8 +234,8 @@ class ChunkedOutput {
  * The filter with its episode: the one asked for, else the only one the store holds (several: a usage
  * error). Audit verifies one episode at a time. Called once the audit caught the views up.
  */
-const episodeFilter = async (workspace: Workspace, filter: HistoryFilter): Promise<Built<HistoryFilter>> => {
-  const picked = pickEpisode(filter.episode, knownEpisodes(workspace), storeOfEpisodes(workspace));
+const episodeFilter = async (workspace: Workspace, filter: HistoryFilter, views: PassViews = workspace.views): Promise<Built<HistoryFilter>> => {
+  const picked = pickEpisode(filter.episode, knownEpisodes(workspace, views), storeOfEpisodes(workspace));
   if (!picked.ok) return picked;
   return { ok: true, value: picked.value === undefined ? filter : auditFilter({ ...filter, episode: picked.value }) };
 };
