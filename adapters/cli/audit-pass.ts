@@ -3,7 +3,6 @@ import { invocationHistory, type BehaviorHistoryEvent, type InvocationOpened, ty
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
-import { MemoryViews } from '../views/memory';
 import {
   ProjectionRunner,
   openInvocationsProjection,
@@ -21,6 +20,7 @@ import type { OpenInvocationsReads } from '../../projections/open-invocations';
 import type { SchedulersReads } from '../../projections/schedulers/view';
 import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
+import { PassFoldViews } from './pass-views';
 import type { Workspace } from './workspace';
 
 /**
@@ -223,7 +223,7 @@ export const passOverLog = async (
 const FOLDED_IN_MEMORY: readonly Projection<AllProjectionViews>[] = [openInvocationsProjection, schedulersProjection];
 
 type Derived = {
-  readonly memory: MemoryViews;
+  readonly memory: PassFoldViews;
   readonly folded: readonly Projection<AllProjectionViews>[];
   readonly rest: readonly Projection<AllProjectionViews>[];
   failed: boolean;
@@ -232,7 +232,7 @@ type Derived = {
 
 /**
  * The open invocations and schedulers folded by their own projections over the pass's pages into
- * views in memory, when the views file has never held them (a cold start): the rows are then those the
+ * views in memory (pass-views.ts), when the views file has never held them (a cold start): the rows are then those the
  * catch-up would write, without a select and an upsert per event. A views file that holds them (even
  * damaged) is caught up and read as it is.
  */
@@ -244,8 +244,9 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
   } catch {
     return undefined;
   }
-  const memory = new MemoryViews();
-  for (const projection of folded) projection.setup(memory);
+  const memory = new PassFoldViews();
+  openInvocationsProjection.setup(memory);
+  schedulersProjection.setup(memory);
   const derived: Derived = {
     memory,
     folded,
@@ -254,10 +255,9 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
     fold: (events) => {
       if (derived.failed) return;
       try {
-        for (const projection of folded) {
-          for (const event of events) projection.apply(memory, event);
-          projection.endPage?.(memory);
-        }
+        for (const event of events) openInvocationsProjection.apply(memory, event);
+        openInvocationsProjection.endPage?.(memory);
+        for (const event of events) schedulersProjection.apply(memory, event);
       } catch {
         for (const projection of folded) projection.discardPending?.();
         derived.failed = true;

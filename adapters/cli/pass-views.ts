@@ -1,0 +1,73 @@
+import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from '../../projections/open-invocations';
+import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../projections/schedulers/view';
+
+/** UTF-8 byte order, as SQLite's BINARY collation sorts the views file's rows. */
+const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+/**
+ * The open invocations and schedulers one audit pass folds (see derivedViews in audit-pass.ts), kept
+ * for the length of the pass and listed once at its end. Unlike MemoryViews it keeps what the
+ * projections hand it without copying (they build a new status per event, and write a fold back as
+ * they changed it), and it has no transactions: a fold that throws is redone in the views file. Its
+ * lists are in the views file's order, the schedulers' rows as JSON would read them back.
+ */
+export class PassFoldViews {
+  readonly openInvocations = new PassOpenInvocations();
+  readonly schedulers = new PassSchedulers();
+}
+
+class PassOpenInvocations implements OpenInvocationsWrites, OpenInvocationsReads {
+  private readonly rows = new Map<string, { row: OpenInvocationRow; position: number }>();
+  setup(): void {}
+  reset(): void {
+    this.rows.clear();
+  }
+  open(row: OpenInvocationRow, position: number): void {
+    this.rows.set(row.stream, { row, position });
+  }
+  fold(stream: string): OpenInvocationFold | undefined {
+    const kept = this.rows.get(stream);
+    return kept === undefined ? undefined : { recovery: kept.row.recovery, revision: kept.row.revision };
+  }
+  updateFold(stream: string, fold: OpenInvocationFold): void {
+    const kept = this.rows.get(stream);
+    if (kept !== undefined) kept.row = { ...kept.row, recovery: fold.recovery, revision: fold.revision };
+  }
+  close(stream: string): void {
+    this.rows.delete(stream);
+  }
+  listOpen(): readonly OpenInvocationRow[] {
+    return [...this.rows.values()].sort((a, b) => a.position - b.position).map((kept) => kept.row);
+  }
+}
+
+class PassSchedulers implements SchedulersWrites, SchedulersReads {
+  /** By stream, in the order each first appeared (the views file's rowid order). */
+  private readonly rows = new Map<string, { episodeId: string; status: SchedulerStatus }>();
+  setup(): void {}
+  reset(): void {
+    this.rows.clear();
+  }
+  status(stream: string): SchedulerStatus | undefined {
+    return this.rows.get(stream)?.status;
+  }
+  save(stream: string, episodeId: string, status: SchedulerStatus): void {
+    const kept = this.rows.get(stream);
+    if (kept === undefined) this.rows.set(stream, { episodeId, status });
+    else kept.status = status;
+  }
+  list(filter: SchedulerFilter): readonly SchedulerStatus[] {
+    return [...this.rows.values()]
+      .filter((kept) => (filter.episode === undefined || kept.episodeId === filter.episode) && (filter.participant === undefined || kept.status.participant_address === filter.participant))
+      .sort(
+        (a, b) =>
+          byBytes(a.status.participant_address, b.status.participant_address) ||
+          byBytes(a.status.policy_address, b.status.policy_address) ||
+          byBytes(a.episodeId, b.episodeId),
+      )
+      .map((kept) => JSON.parse(JSON.stringify(kept.status)) as SchedulerStatus);
+  }
+  episodes(): readonly string[] {
+    return [...new Set([...this.rows.values()].map((kept) => kept.episodeId))];
+  }
+}
