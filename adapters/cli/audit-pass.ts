@@ -25,8 +25,9 @@ import type { Workspace } from './workspace';
 
 /**
  * The audit's one read of the log, in position order: every event goes through the integrity check,
- * the views the audit reads are caught up from the same pages, and each invocation's events are kept
- * only while it is open. When it closes, its history is rendered and verified and its audited form
+ * the views the audit reads are caught up from the same pages (or, on a cold start, the open
+ * invocations and schedulers folded into rows of the pass's own: see derivedViews), and each
+ * invocation's events are kept only while it is open. When it closes, its history is rendered and verified and its audited form
  * spooled to a file. An operator's resolution of an indeterminate action comes after the closing: the
  * few invocations resolved later are read again from the store at the end and audited as they stand.
  * Memory holds the open invocations and a head per stream, whatever the length of the history.
@@ -232,9 +233,9 @@ type Derived = {
 
 /**
  * The open invocations and schedulers folded by their own projections over the pass's pages into
- * views in memory (pass-views.ts), when the views file has never held them (a cold start): the rows are then those the
- * catch-up would write, without a select and an upsert per event. A views file that holds them (even
- * damaged) is caught up and read as it is.
+ * rows kept for the pass (pass-views.ts), when the views file has never held them (a cold start): the
+ * rows are then those the catch-up would write, without a select and an upsert per event. A views file
+ * that holds them (even damaged) is caught up and read as it is.
  */
 const derivedViews = (workspace: Workspace, projections: readonly Projection<AllProjectionViews>[]): Derived | undefined => {
   const folded = FOLDED_IN_MEMORY.filter((projection) => projections.includes(projection));
