@@ -53,7 +53,7 @@ const countingHarness = (tally: Tally): Harness =>
 /** Half a second per turn: the three take turns, so all see the same machine. */
 const TURN_MS = 500;
 /** Rounds of three turns (with the chain, without it, the store alone): the chain's cost is a median over them. */
-const ROUNDS = 16;
+const ROUNDS = 24;
 const QUICK_ROUNDS = 5;
 
 /** The turn order of a round: the two engines back to back, the one going first alternating; the store alone last. */
