@@ -15,7 +15,7 @@ import type {
   VersionConflict,
 } from '../../domain/ports/event-store';
 import { canonicalJson } from '../../domain/integrity/canonical-json';
-import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfData, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestsOfData, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -49,16 +49,30 @@ const MAX_RESOLVE_ROUNDS = 8;
 type Resolved = { readonly kind: 'resolved'; readonly expected: bigint | 'no_stream'; readonly previous: string | null };
 
 /**
- * The event with its link as its only metadata, and that metadata's JSON text written here. Data the
- * caller did not serialise goes to the store as the canonical text the link was digested over.
+ * An event with its link as its only metadata, and that metadata's JSON text written here: every store
+ * writes `metadataJson` when it is there, so the metadata object is built only for a reader that asks.
  */
-const linkedOnly = (event: EventToAppend, link: ChainLink, canonicalData: string): EventToAppend => {
-  const metadata: JsonObject = { [CHAIN_KEY]: storedLink(link) };
-  const metadataJson = linkMetadataJson(link);
-  return event.dataJson === undefined
-    ? { id: event.id, type: event.type, data: event.data, metadata, dataJson: canonicalData, metadataJson }
-    : { id: event.id, type: event.type, data: event.data, metadata, dataJson: event.dataJson, metadataJson };
-};
+class LinkedEvent implements EventToAppend {
+  private built: JsonObject | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly type: string,
+    readonly data: EventToAppend['data'],
+    readonly dataJson: string,
+    readonly metadataJson: string,
+    private readonly link: ChainLink,
+  ) {}
+
+  get metadata(): JsonObject {
+    if (this.built === undefined) this.built = { [CHAIN_KEY]: storedLink(this.link) };
+    return this.built;
+  }
+}
+
+/** The event with its link as its only metadata. Data the caller did not serialise goes to the store as the canonical text the link was digested over. */
+const linkedOnly = (event: EventToAppend, link: ChainLink, canonicalData: string): EventToAppend =>
+  new LinkedEvent(event.id, event.type, event.data, event.dataJson ?? canonicalData, linkMetadataJson(link), link);
 
 /** The event with its link beside the metadata it came with. */
 const linkedBeside = (event: EventToAppend, link: ChainLink, canonicalData: string): EventToAppend => {
@@ -170,17 +184,24 @@ export class ChainedEventStore implements OpenedEventStore {
 
   private async appendLinked(stream: string, events: readonly EventToAppend[], expected: bigint | 'no_stream', previousDigest: string | null): Promise<AppendResult> {
     const first = expected === 'no_stream' ? 0 : Number(expected) + 1;
-    const linked: EventToAppend[] = new Array(events.length);
-    const digests: string[] = new Array(events.length);
-    let previous = previousDigest;
+    const canonical: string[] = new Array(events.length);
+    const dataDigests: string[] = new Array(events.length);
+    const ownDataDigests: boolean[] = new Array(events.length);
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index]!;
       const canonicalData = canonicalDataOf(event);
-      const dataSha256 = event.dataDigest ?? dataDigest(event.type, canonicalData);
-      const link: ChainLink = { v: CHAIN_VERSION, digest: linkDigestOfData(previous, stream, first + index, dataSha256), previous };
-      linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);
+      canonical[index] = canonicalData;
+      ownDataDigests[index] = event.dataDigest === undefined;
+      dataDigests[index] = event.dataDigest ?? dataDigest(event.type, canonicalData);
+    }
+    const digests = linkDigestsOfData(previousDigest, stream, first, dataDigests, ownDataDigests);
+    const linked: EventToAppend[] = new Array(events.length);
+    let previous = previousDigest;
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index]!;
+      const link: ChainLink = { v: CHAIN_VERSION, digest: digests[index]!, previous };
+      linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonical[index]!) : linkedBeside(event, link, canonical[index]!);
       previous = link.digest;
-      digests[index] = previous;
     }
     const result = await this.inner.append(stream, linked, { expectedRevision: expected });
     if (result.kind !== 'appended') {

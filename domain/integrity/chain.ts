@@ -48,6 +48,25 @@ const linkedContentV1 = (previous: string | null, stream: string, revision: numb
 export const linkDigestOfData = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
   sha256Base64url(linkedContentV2(previous, stream, revision, dataSha256));
 
+/**
+ * The version-2 link digests of consecutive events of one stream, the first at `firstRevision` linking
+ * to `previous`: the same digests as linkDigestOfData event by event, with the stream's JSON text
+ * written once. A digest this function or dataDigest wrote (base64url, hex) needs no escape; one from
+ * elsewhere (`previous`, a caller's data digest: `ownDataDigests` false) is escaped as JSON would.
+ */
+export const linkDigestsOfData = (previous: string | null, stream: string, firstRevision: number, dataSha256s: readonly string[], ownDataDigests: readonly boolean[]): string[] => {
+  const streamText = jsonString(stream);
+  const digests: string[] = new Array(dataSha256s.length);
+  let previousText = previous === null ? 'null' : jsonString(previous);
+  for (let index = 0; index < dataSha256s.length; index += 1) {
+    const data = ownDataDigests[index] === true ? `"${dataSha256s[index]!}"` : jsonString(dataSha256s[index]!);
+    const digest = sha256Base64url(`{"data_sha256":${data},"previous":${previousText},"revision":${firstRevision + index},"stream":${streamText},"v":2}`);
+    digests[index] = digest;
+    previousText = `"${digest}"`;
+  }
+  return digests;
+};
+
 /** The link digest of an event in `version`, whose data's canonical JSON is `canonicalData`. */
 export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
   version === 1

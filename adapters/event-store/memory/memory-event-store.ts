@@ -57,7 +57,7 @@ export class MemoryEventStore implements EventStore {
         id: event.id,
         type: event.type,
         data: JSON.parse(event.dataJson ?? JSON.stringify(event.data)) as JsonValue,
-        metadata: event.metadata === undefined ? undefined : (JSON.parse(event.metadataJson ?? JSON.stringify(event.metadata)) as JsonObject),
+        metadata: event.metadataJson !== undefined ? (JSON.parse(event.metadataJson) as JsonObject) : event.metadata === undefined ? undefined : (JSON.parse(JSON.stringify(event.metadata)) as JsonObject),
         stream,
         revision: BigInt(revision),
         position: BigInt(this.log.length + 1),

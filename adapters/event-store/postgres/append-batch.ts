@@ -67,7 +67,7 @@ class EventColumns {
     this.ids.push(event.id);
     this.types.push(event.type);
     this.data.push(event.dataJson ?? JSON.stringify(event.data));
-    this.metadata.push(event.metadata === undefined ? null : (event.metadataJson ?? JSON.stringify(event.metadata)));
+    this.metadata.push(event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata)));
   }
 
   get size(): number {

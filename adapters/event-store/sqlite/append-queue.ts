@@ -34,7 +34,7 @@ const dataTextOf = (event: EventToAppend): string => event.dataJson ?? JSON.stri
 
 /** The event's metadata as the store writes it, likewise. */
 const metadataTextOf = (event: EventToAppend): string | null =>
-  event.metadata === undefined ? null : (event.metadataJson ?? JSON.stringify(event.metadata));
+  event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata));
 
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
