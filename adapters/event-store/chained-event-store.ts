@@ -14,8 +14,8 @@ import type {
   Subscription,
   VersionConflict,
 } from '../../domain/ports/event-store';
-import { canonicalJson } from '../../domain/integrity/canonical-json';
-import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestsOfData, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
+import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfTexts, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -38,8 +38,14 @@ import type { OpenedEventStore, TailRead } from './store-tail';
 /** Events between two seals while the engine runs; see docs/decisions.md. */
 export const SEAL_EVERY = 1000;
 
-/** The last event of a stream as the chain sees it: its revision, and its link digest (null when it carries none). */
-type Head = { readonly revision: bigint; readonly digest: string | null };
+/** The last event of a stream as the store reads it: its revision, and its link digest (null when it carries none). */
+type StreamEnd = { readonly revision: bigint; readonly digest: string | null };
+
+/**
+ * A cached head: the revision and link digest of the last event this process appended to the stream,
+ * and the stream's name as JSON text, which every link digest of the stream contains. Updated in place.
+ */
+type Head = { revision: number; digest: string; readonly streamText: string };
 
 /** Streams whose heads are kept; beyond it the oldest is forgotten (a miss only costs one read). */
 const MAX_CACHED_HEADS = 20_000;
@@ -114,10 +120,12 @@ export class ChainedEventStore implements OpenedEventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const asked = options.expectedRevision;
     // The engine's appends: at the revision its aggregate read, whose head this store wrote last.
-    if (typeof asked === 'bigint' || (typeof asked === 'number' && Number.isSafeInteger(asked))) {
-      const revision = BigInt(asked);
+    if (typeof asked === 'bigint' || typeof asked === 'number') {
+      const revision = Number(asked);
       const cached = this.heads.get(stream);
-      if (cached !== undefined && cached.revision === revision) return this.appendLinked(stream, events, revision, cached.digest);
+      if (cached !== undefined && cached.revision === revision && Number.isSafeInteger(revision)) {
+        return this.appendLinked(stream, events, BigInt(asked), cached.digest, cached.streamText);
+      }
     } else if (asked === 'no_stream') return this.appendLinked(stream, events, 'no_stream', null);
     return this.appendResolving(stream, events, asked);
   }
@@ -182,36 +190,54 @@ export class ChainedEventStore implements OpenedEventStore {
     if (this.unsealed >= this.sealEvery && this.sealing === undefined) void this.startSeal(false);
   }
 
-  private async appendLinked(stream: string, events: readonly EventToAppend[], expected: bigint | 'no_stream', previousDigest: string | null): Promise<AppendResult> {
+  /**
+   * Links the events in one pass (data digest, then link digest, event by event) and appends them at
+   * `expected`. Not async: the engine's hot path pays for one promise of its own, the store's `then`.
+   */
+  private appendLinked(
+    stream: string,
+    events: readonly EventToAppend[],
+    expected: bigint | 'no_stream',
+    previousDigest: string | null,
+    streamText: string = jsonString(stream),
+  ): Promise<AppendResult> {
     const first = expected === 'no_stream' ? 0 : Number(expected) + 1;
-    const canonical: string[] = new Array(events.length);
-    const dataDigests: string[] = new Array(events.length);
-    const ownDataDigests: boolean[] = new Array(events.length);
-    for (let index = 0; index < events.length; index += 1) {
-      const event = events[index]!;
-      const canonicalData = canonicalDataOf(event);
-      canonical[index] = canonicalData;
-      ownDataDigests[index] = event.dataDigest === undefined;
-      dataDigests[index] = event.dataDigest ?? dataDigest(event.type, canonicalData);
-    }
-    const digests = linkDigestsOfData(previousDigest, stream, first, dataDigests, ownDataDigests);
-    const linked: EventToAppend[] = new Array(events.length);
+    const count = events.length;
+    const linked: EventToAppend[] = new Array(count);
+    const digests: string[] = new Array(count);
     let previous = previousDigest;
-    for (let index = 0; index < events.length; index += 1) {
-      const event = events[index]!;
-      const link: ChainLink = { v: CHAIN_VERSION, digest: digests[index]!, previous };
-      linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonical[index]!) : linkedBeside(event, link, canonical[index]!);
-      previous = link.digest;
+    try {
+      let previousText = previous === null ? 'null' : jsonString(previous);
+      for (let index = 0; index < count; index += 1) {
+        const event = events[index]!;
+        const canonicalData = canonicalDataOf(event);
+        // A digest dataDigest wrote is lowercase hex and needs no escape; a caller's is escaped as JSON would.
+        const dataText = event.dataDigest === undefined ? `"${dataDigest(event.type, canonicalData)}"` : jsonString(event.dataDigest);
+        const digest = linkDigestOfTexts(previousText, streamText, first + index, dataText);
+        const link: ChainLink = { v: CHAIN_VERSION, digest, previous };
+        linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);
+        digests[index] = digest;
+        previous = digest;
+        previousText = `"${digest}"`;
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const result = await this.inner.append(stream, linked, { expectedRevision: expected });
+    return this.inner
+      .append(stream, linked, { expectedRevision: expected })
+      .then((result) => this.settled(stream, result, first + count - 1, digests, streamText));
+  }
+
+  /** Keeps the stream's new head after an append, or forgets the stream after a conflict or a failure. */
+  private settled(stream: string, result: AppendResult, lastRevision: number, digests: readonly string[], streamText: string): AppendResult {
     if (result.kind !== 'appended') {
       this.heads.delete(stream);
       return result;
     }
-    if (events.length > 0) {
-      this.remember(stream, BigInt(first + events.length - 1), previous!);
+    if (digests.length > 0) {
+      this.remember(stream, lastRevision, digests[digests.length - 1]!, streamText);
       if (this.densePositions) this.sealer.noteAppended(result.lastPosition, digests);
-      this.noteAppended(stream, events.length);
+      this.noteAppended(stream, digests.length);
     }
     return result;
   }
@@ -222,7 +248,7 @@ export class ChainedEventStore implements OpenedEventStore {
     if (asked !== 'any' && asked !== 'stream_exists') {
       const revision = BigInt(asked);
       const cached = this.heads.get(stream);
-      if (cached !== undefined && cached.revision === revision) return { kind: 'resolved', expected: revision, previous: cached.digest };
+      if (cached !== undefined && BigInt(cached.revision) === revision) return { kind: 'resolved', expected: revision, previous: cached.digest };
       const read = await this.inner.readStream(stream, { fromRevision: revision, maxCount: 1 });
       if (read.kind === 'storage_failure') return read;
       const event = read.events[0];
@@ -255,8 +281,8 @@ export class ChainedEventStore implements OpenedEventStore {
   }
 
   /** The stream's last event, read through to its end (only `any` and `stream_exists` appends need it). */
-  private async readHead(stream: string): Promise<{ readonly kind: 'head'; readonly head: Head | undefined } | StorageFailure> {
-    let head: Head | undefined;
+  private async readHead(stream: string): Promise<{ readonly kind: 'head'; readonly head: StreamEnd | undefined } | StorageFailure> {
+    let head: StreamEnd | undefined;
     for (;;) {
       const read = await this.inner.readStream(stream, { fromRevision: head === undefined ? 0n : head.revision + 1n, maxCount: 1000 });
       if (read.kind === 'storage_failure') return read;
@@ -267,16 +293,19 @@ export class ChainedEventStore implements OpenedEventStore {
     }
   }
 
-  private remember(stream: string, revision: bigint, digest: string): void {
+  private remember(stream: string, revision: number, digest: string, streamText: string): void {
     const cached = this.heads.get(stream);
     if (cached !== undefined) {
       // Appends that settle out of order: a later revision is never replaced by an earlier one. A known
       // stream keeps its place in the map: the oldest forgotten first is the oldest stream, not the
       // least recently written, which saves a delete and an insert on every append.
-      if (cached.revision < revision) this.heads.set(stream, { revision, digest });
+      if (cached.revision < revision) {
+        cached.revision = revision;
+        cached.digest = digest;
+      }
       return;
     }
     if (this.heads.size >= MAX_CACHED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
-    this.heads.set(stream, { revision, digest });
+    this.heads.set(stream, { revision, digest, streamText });
   }
 }

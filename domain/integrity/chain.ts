@@ -49,23 +49,11 @@ export const linkDigestOfData = (previous: string | null, stream: string, revisi
   sha256Base64url(linkedContentV2(previous, stream, revision, dataSha256));
 
 /**
- * The version-2 link digests of consecutive events of one stream, the first at `firstRevision` linking
- * to `previous`: the same digests as linkDigestOfData event by event, with the stream's JSON text
- * written once. A digest this function or dataDigest wrote (base64url, hex) needs no escape; one from
- * elsewhere (`previous`, a caller's data digest: `ownDataDigests` false) is escaped as JSON would.
+ * The version-2 link digest from the JSON texts of its members: `previousText` is `null` or a JSON
+ * string, `streamText` and `dataText` JSON strings. A writer that keeps these texts writes each once.
  */
-export const linkDigestsOfData = (previous: string | null, stream: string, firstRevision: number, dataSha256s: readonly string[], ownDataDigests: readonly boolean[]): string[] => {
-  const streamText = jsonString(stream);
-  const digests: string[] = new Array(dataSha256s.length);
-  let previousText = previous === null ? 'null' : jsonString(previous);
-  for (let index = 0; index < dataSha256s.length; index += 1) {
-    const data = ownDataDigests[index] === true ? `"${dataSha256s[index]!}"` : jsonString(dataSha256s[index]!);
-    const digest = sha256Base64url(`{"data_sha256":${data},"previous":${previousText},"revision":${firstRevision + index},"stream":${streamText},"v":2}`);
-    digests[index] = digest;
-    previousText = `"${digest}"`;
-  }
-  return digests;
-};
+export const linkDigestOfTexts = (previousText: string, streamText: string, revision: number, dataText: string): string =>
+  sha256Base64url(`{"data_sha256":${dataText},"previous":${previousText},"revision":${revision},"stream":${streamText},"v":2}`);
 
 /** The link digest of an event in `version`, whose data's canonical JSON is `canonicalData`. */
 export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>

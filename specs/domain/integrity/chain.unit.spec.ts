@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CHAIN_KEY, chainLink, dataDigest, linkDigestsOfData, linkMetadataJson, linkOf, storedLink } from '../../../domain/integrity/chain';
+import { CHAIN_KEY, chainLink, dataDigest, linkDigestOfData, linkDigestOfTexts, linkMetadataJson, linkOf, storedLink } from '../../../domain/integrity/chain';
 
 /** docs/integrity.md's version-2 rule, written out from the text with node:crypto alone. */
 const b64url = (text: string): string => createHash('sha256').update(text, 'utf8').digest('base64url');
@@ -27,16 +27,12 @@ describe('chain links, version 2', () => {
     expect(linkOf({ [CHAIN_KEY]: { v: 3, d: link.digest, p: null } })).toBeUndefined();
   });
 
-  it('of a run of events of one stream are the digests linked one by one, escaping what did not come from the chain itself', () => {
+  it('written from the JSON texts of their members are the digests of the rule, whatever those texts escape', () => {
     const stream = 'a "quoted" stream';
     const own = dataDigest('Opened', '{"n":1}');
-    // A caller's data digest is linked as given, so one that needs an escape is escaped as canonical JSON does.
-    const callers = 'not "hex"';
-    const damagedPrevious = 'read back "damaged"';
-    const run = linkDigestsOfData(damagedPrevious, stream, 7, [own, callers], [true, false]);
-    const first = b64url(`{"data_sha256":"${hex('Opened\n{"n":1}')}","previous":"read back \\"damaged\\"","revision":7,"stream":"a \\"quoted\\" stream","v":2}`);
-    const second = b64url(`{"data_sha256":"not \\"hex\\"","previous":"${first}","revision":8,"stream":"a \\"quoted\\" stream","v":2}`);
-    expect(run).toEqual([first, second]);
-    expect(linkDigestsOfData(null, 's', 0, [own], [true])).toEqual([chainLink(null, 's', 0, 'Opened', { n: 1 }).digest]);
+    const first = b64url(`{"data_sha256":"${own}","previous":"read back \\"damaged\\"","revision":7,"stream":"a \\"quoted\\" stream","v":2}`);
+    expect(linkDigestOfTexts(JSON.stringify('read back "damaged"'), JSON.stringify(stream), 7, `"${own}"`)).toBe(first);
+    expect(linkDigestOfData('read back "damaged"', stream, 7, own)).toBe(first);
+    expect(linkDigestOfTexts('null', '"s"', 0, `"${own}"`)).toBe(chainLink(null, 's', 0, 'Opened', { n: 1 }).digest);
   });
 });

@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { ChainedEventStore } from '../../../../adapters/event-store/chained-event-store';
 import { MemoryEventStore } from '../../../../adapters/event-store/memory/memory-event-store';
 import { canonicalJson } from '../../../../domain/integrity/canonical-json';
-import { CHAIN_KEY, chainLink, linkOf, storedLink } from '../../../../domain/integrity/chain';
+import { CHAIN_KEY, chainLink, dataDigest, linkDigestOfData, linkOf, storedLink } from '../../../../domain/integrity/chain';
 import { verifyIntegrity } from '../../../../domain/integrity/verify';
 import type { AppendResult, EventStore, RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
@@ -41,6 +41,22 @@ describe('ChainedEventStore', () => {
     expectChained(events);
     expectChained(await eventsOf(store, 'other'));
     expect(linkOf(events[0]!.metadata)?.previous).toBeNull();
+  });
+
+  it('links a run of events of a stream whose name needs escaping, with a caller\'s data digest linked as given', async () => {
+    const store = new ChainedEventStore(new MemoryEventStore());
+    const stream = 'a "quoted"\\ stream';
+    const callers = 'caller "digest"';
+    appended(await store.append(stream, [{ id: 'a', type: 'Opened', data: { n: 1 } }, { id: 'b', type: 'Moved', data: {}, dataDigest: callers }], { expectedRevision: 'no_stream' }));
+    // At the revision the store wrote last: the cached head, with the stream's text written once.
+    appended(await store.append(stream, [{ id: 'c', type: 'Moved', data: { n: 3 } }], { expectedRevision: 1n }));
+    appended(await store.append(stream, [{ id: 'd', type: 'Closed', data: null }], { expectedRevision: 2 }));
+    const links = (await eventsOf(store, stream)).map((event) => linkOf(event.metadata)!);
+    const first = linkDigestOfData(null, stream, 0, dataDigest('Opened', '{"n":1}'));
+    const second = linkDigestOfData(first, stream, 1, callers);
+    const third = linkDigestOfData(second, stream, 2, dataDigest('Moved', '{"n":3}'));
+    const fourth = linkDigestOfData(third, stream, 3, dataDigest('Closed', 'null'));
+    expect(links.map((link) => [link.digest, link.previous])).toEqual([[first, null], [second, first], [third, second], [fourth, third]]);
   });
 
   it('continues the chain of a stream it did not write, reading the head once, on a real SQLite file', async () => {
