@@ -124,7 +124,8 @@ export class ChainedEventStore implements OpenedEventStore {
       const revision = Number(asked);
       const cached = this.heads.get(stream);
       if (cached !== undefined && cached.revision === revision && Number.isSafeInteger(revision)) {
-        return this.appendLinked(stream, events, BigInt(asked), cached.digest, cached.streamText);
+        // The cached digest is one this store wrote (base64url): its JSON text needs no escape check.
+        return this.appendLinked(stream, events, BigInt(asked), cached.digest, `"${cached.digest}"`, cached.streamText);
       }
     } else if (asked === 'no_stream') return this.appendLinked(stream, events, 'no_stream', null);
     return this.appendResolving(stream, events, asked);
@@ -199,6 +200,7 @@ export class ChainedEventStore implements OpenedEventStore {
     events: readonly EventToAppend[],
     expected: bigint | 'no_stream',
     previousDigest: string | null,
+    previousDigestText: string = previousDigest === null ? 'null' : jsonString(previousDigest),
     streamText: string = jsonString(stream),
   ): Promise<AppendResult> {
     const first = expected === 'no_stream' ? 0 : Number(expected) + 1;
@@ -207,7 +209,7 @@ export class ChainedEventStore implements OpenedEventStore {
     const digests: string[] = new Array(count);
     let previous = previousDigest;
     try {
-      let previousText = previous === null ? 'null' : jsonString(previous);
+      let previousText = previousDigestText;
       for (let index = 0; index < count; index += 1) {
         const event = events[index]!;
         const canonicalData = canonicalDataOf(event);
