@@ -146,7 +146,7 @@ export const postgresThroughputFigure = async (quick: boolean): Promise<FigureRe
         ...(ratio >= TARGET_RATIO
           ? []
           : [
-              'each batch costs five round trips (begin + lock, revisions, insert, head + notify, commit) besides the commit, and every command ' +
+              'each batch costs four round trips (begin + lock, revisions, insert + head + notify, commit), and every command ' +
                 'also reads its stream through the pool; the raw ceiling pays one insert and the commit; see docs/performance.md',
             ]),
       ],

@@ -125,15 +125,14 @@ export const appendBatchInTransaction = async (
     results.push({ kind: 'appended', nextExpectedRevision: last, lastPosition: position });
   }
   if (columns.size === 0) return { results, wrote: false };
+  // One round trip: the rows, the log head and the notification, which reaches listeners only when
+  // the transaction commits. A data-modifying WITH runs whether or not the rest reads it.
   await client.query(
-    'INSERT INTO raes_events (position, stream, revision, id, type, data, metadata) ' +
-      'SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])',
-    [columns.positions, columns.streams, columns.revisions, columns.ids, columns.types, columns.data, columns.metadata],
-  );
-  // The notification reaches listeners only when the transaction commits.
-  await client.query(
-    'WITH head AS (UPDATE raes_log_head SET position = $1 WHERE id = 1 RETURNING position) SELECT pg_notify($2, position::text) FROM head',
-    [position.toString(), APPENDED_CHANNEL],
+    'WITH inserted AS (INSERT INTO raes_events (position, stream, revision, id, type, data, metadata) ' +
+      'SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])), ' +
+      'head AS (UPDATE raes_log_head SET position = $8 WHERE id = 1 RETURNING position) ' +
+      'SELECT pg_notify($9, position::text) FROM head',
+    [columns.positions, columns.streams, columns.revisions, columns.ids, columns.types, columns.data, columns.metadata, position.toString(), APPENDED_CHANNEL],
   );
   return { results, wrote: true };
 };
