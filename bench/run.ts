@@ -97,6 +97,18 @@ const runFigure = (name: FigureName, options: Options): FigureResult | Promise<F
   }
 };
 
+/** A figure that threw: reported as missed with its error, so the figures after it still run. */
+const failedFigure = (name: FigureName, error: unknown): FigureResult => ({
+  figure: name,
+  title: `${name}: the figure could not be measured`,
+  rows: [],
+  target: 'its own',
+  measured: `it failed with ${error instanceof Error ? error.message : String(error)}`,
+  met: false,
+  failed: true,
+  notes: ['run the figure alone (`npm run bench -- ' + name + '`) to see whether the failure repeats'],
+});
+
 const printFigure = (result: FigureResult): void => {
   process.stdout.write(`\n== ${result.title}\n`);
   printTable(
@@ -133,10 +145,13 @@ const main = async (): Promise<void> => {
   const results: FigureResult[] = [];
   for (const name of options.figures) {
     process.stderr.write(`[${name}]\n`);
-    const result = await runFigure(name, options);
+    const result = await Promise.resolve()
+      .then(() => runFigure(name, options))
+      .catch((error: unknown) => failedFigure(name, error));
     results.push(result);
     printFigure(result);
   }
+  if (results.some((result) => result.failed === true)) process.exitCode = 1;
   const missed = results.filter((result) => !result.met).map((result) => result.figure);
   process.stdout.write(`\n${results.length - missed.length} of ${results.length} targets met${missed.length > 0 ? `; missed: ${missed.join(', ')} (see docs/performance.md)` : ''}\n`);
   const path = join(__dirname, 'results.json');

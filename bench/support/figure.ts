@@ -19,6 +19,8 @@ export interface FigureResult {
   readonly met: boolean;
   /** Why a target is missed, or what the numbers mean. */
   readonly notes: readonly string[];
+  /** True when the figure threw instead of measuring (the run exits 1). */
+  readonly failed?: boolean;
 }
 
 export const formatValue = (value: number | null, unit: string): string => {
