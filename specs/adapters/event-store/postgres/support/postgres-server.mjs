@@ -97,6 +97,11 @@ const stop = async (code) => {
 process.stdin.on('end', () => void stop(0));
 process.stdin.on('close', () => void stop(0));
 process.stdin.resume();
+// Why a server stopped before its spec asked, when something else stops it: said on stderr, which the
+// spec process reports if the server goes away under it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => process.stderr.write(`PostgreSQL test server: ${signal} received, stopping the server\n`));
+}
 
 try {
   await initialise();

@@ -53,9 +53,14 @@ export const startPostgresServer = async (): Promise<PostgresServer> => {
       reject(new Error(`PostgreSQL exited before it was ready (code ${code}): ${stderr}`));
     });
   });
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`the PostgreSQL test server on port ${port} exited before it was stopped (code ${code}, signal ${signal}): ${stderr || 'it wrote nothing'}\n`);
+  });
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
+      stopping = true;
       child.stdin.end();
       await exited;
       rmSync(parent, { recursive: true, force: true });
