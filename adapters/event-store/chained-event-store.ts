@@ -15,7 +15,7 @@ import type {
   VersionConflict,
 } from '../../domain/ports/event-store';
 import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
-import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfTexts, linkMetadataJson, linkOf, storedLink, type ChainLink } from '../../domain/integrity/chain';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfTexts, linkMetadataJson, linkOf, previousDigestText, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
@@ -200,7 +200,7 @@ export class ChainedEventStore implements OpenedEventStore {
     events: readonly EventToAppend[],
     expected: bigint | 'no_stream',
     previousDigest: string | null,
-    previousDigestText: string = previousDigest === null ? 'null' : jsonString(previousDigest),
+    firstPreviousText: string = previousDigestText(previousDigest),
     streamText: string = jsonString(stream),
   ): Promise<AppendResult> {
     const first = expected === 'no_stream' ? 0 : Number(expected) + 1;
@@ -209,7 +209,7 @@ export class ChainedEventStore implements OpenedEventStore {
     const digests: string[] = new Array(count);
     let previous = previousDigest;
     try {
-      let previousText = previousDigestText;
+      let previousText = firstPreviousText;
       for (let index = 0; index < count; index += 1) {
         const event = events[index]!;
         const canonicalData = canonicalDataOf(event);

@@ -33,27 +33,25 @@ export const sha256Base64url = (text: string): string => hash('sha256', text, 'b
  */
 export const dataDigest = (type: string, canonicalData: string): string => sha256Hex(`${type}\n${canonicalData}`);
 
-/**
- * The text a version-2 link digest is taken over: canonicalJson({ data_sha256, previous, revision, stream, v: 2 }),
- * its members written in their sorted order (a revision is a whole number, written as String writes it).
- */
-const linkedContentV2 = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
-  `{"data_sha256":${jsonString(dataSha256)},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"v":2}`;
+/** The JSON text of a link's predecessor: `null` for a stream's first event, else the digest as a JSON string. */
+export const previousDigestText = (previous: string | null): string => (previous === null ? 'null' : jsonString(previous));
 
 /** The text a version-1 link digest is taken over: canonicalJson({ data, previous, revision, stream, type }). */
 const linkedContentV1 = (previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>
-  `{"data":${canonicalData},"previous":${previous === null ? 'null' : jsonString(previous)},"revision":${revision},"stream":${jsonString(stream)},"type":${jsonString(type)}}`;
-
-/** The version-2 link digest of an event whose data digest is `dataSha256`. */
-export const linkDigestOfData = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
-  sha256Base64url(linkedContentV2(previous, stream, revision, dataSha256));
+  `{"data":${canonicalData},"previous":${previousDigestText(previous)},"revision":${revision},"stream":${jsonString(stream)},"type":${jsonString(type)}}`;
 
 /**
  * The version-2 link digest from the JSON texts of its members: `previousText` is `null` or a JSON
  * string, `streamText` and `dataText` JSON strings. A writer that keeps these texts writes each once.
+ * The text digested is canonicalJson({ data_sha256, previous, revision, stream, v: 2 }), its members in
+ * their sorted order (a revision is a whole number, written as String writes it).
  */
 export const linkDigestOfTexts = (previousText: string, streamText: string, revision: number, dataText: string): string =>
   sha256Base64url(`{"data_sha256":${dataText},"previous":${previousText},"revision":${revision},"stream":${streamText},"v":2}`);
+
+/** The version-2 link digest of an event whose data digest is `dataSha256`. */
+export const linkDigestOfData = (previous: string | null, stream: string, revision: number, dataSha256: string): string =>
+  linkDigestOfTexts(previousDigestText(previous), jsonString(stream), revision, jsonString(dataSha256));
 
 /** The link digest of an event in `version`, whose data's canonical JSON is `canonicalData`. */
 export const linkDigest = (version: ChainVersion, previous: string | null, stream: string, revision: number, type: string, canonicalData: string): string =>

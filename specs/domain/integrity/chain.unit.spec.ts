@@ -34,5 +34,8 @@ describe('chain links, version 2', () => {
     expect(linkDigestOfTexts(JSON.stringify('read back "damaged"'), JSON.stringify(stream), 7, `"${own}"`)).toBe(first);
     expect(linkDigestOfData('read back "damaged"', stream, 7, own)).toBe(first);
     expect(linkDigestOfTexts('null', '"s"', 0, `"${own}"`)).toBe(chainLink(null, 's', 0, 'Opened', { n: 1 }).digest);
+    // A caller's data digest is linked as given, so one that needs an escape is escaped as canonical JSON does.
+    const second = b64url(`{"data_sha256":"not \\"hex\\"","previous":"${first}","revision":8,"stream":"a \\"quoted\\" stream","v":2}`);
+    expect(linkDigestOfData(first, stream, 8, 'not "hex"')).toBe(second);
   });
 });
