@@ -8,25 +8,12 @@ import { elapsedMs, summarize, type LatencySummary } from './stats';
  * WAL mode, synchronous=FULL.
  */
 export const measureSqliteCommitLatency = (dir: string, samples = 300): LatencySummary => {
-  const path = join(dir, 'sqlite-baseline.sqlite');
-  const db = new BetterSqlite3(path);
-  const latencies: number[] = [];
+  const baseline = new SqliteCommitBaseline(dir);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-    const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
-    const body = 'x'.repeat(512);
-    for (let index = 0; index < samples; index += 1) {
-      const start = process.hrtime.bigint();
-      insert.run(body);
-      latencies.push(elapsedMs(start));
-    }
+    return summarize(baseline.commits(samples));
   } finally {
-    db.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    baseline.close();
   }
-  return summarize(latencies);
 };
 
 /**
@@ -51,29 +38,27 @@ export class SqliteCommitBaseline {
 
   /** The latency of each of `count` single-row commits, in ms. */
   commits(count: number): number[] {
-    const latencies: number[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const start = process.hrtime.bigint();
-      this.insert.run(this.body);
-      latencies.push(elapsedMs(start));
-    }
-    return latencies;
+    return this.timed(count, 1);
   }
 
   /** The latency of each of `count` pairs of single-row commits made one after the other, in ms. */
   pairsOfCommits(count: number): number[] {
-    const latencies: number[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const start = process.hrtime.bigint();
-      this.insert.run(this.body);
-      this.insert.run(this.body);
-      latencies.push(elapsedMs(start));
-    }
-    return latencies;
+    return this.timed(count, 2);
   }
 
   close(): void {
     this.db.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(this.path + suffix, { force: true });
+  }
+
+  /** `count` samples, each the time of `commitsEach` single-row commits in turn. */
+  private timed(count: number, commitsEach: number): number[] {
+    const latencies: number[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const start = process.hrtime.bigint();
+      for (let commit = 0; commit < commitsEach; commit += 1) this.insert.run(this.body);
+      latencies.push(elapsedMs(start));
+    }
+    return latencies;
   }
 }
