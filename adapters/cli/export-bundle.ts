@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { buildBundle } from './bundle-write';
+import { writeBundle } from './bundle-write';
 import { openSink } from './export-sink';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './io';
 import { readPrivateKey } from './signing-keys';
@@ -11,6 +11,7 @@ export interface BundleExportOptions extends StoreFlags {
   /** The private key file: --key, else RAES_SIGNING_KEY. */
   readonly key: string | undefined;
   readonly out: string;
+  readonly progress: boolean;
 }
 
 export const runBundleExport = async (options: BundleExportOptions, io: CliIo, now: () => Date = () => new Date()): Promise<number> => {
@@ -34,15 +35,22 @@ export const runBundleExport = async (options: BundleExportOptions, io: CliIo, n
       io.stderr(`raes-tools export --bundle: ${sinkOpened.message}\n`);
       return EXIT_USAGE;
     }
-    const built = await buildBundle(opened.workspace, key.value, createPublicKey(key.value), now().toISOString());
-    if (!built.ok) {
-      await sinkOpened.sink.abandon();
-      io.stderr(`raes-tools export --bundle: ${built.message}\n`);
-      return built.exit;
+    const sink = sinkOpened.sink;
+    let written: Awaited<ReturnType<typeof writeBundle>>;
+    try {
+      written = await writeBundle(opened.workspace, key.value, createPublicKey(key.value), now().toISOString(), sink, options.progress ? (line) => io.stderr(`${line}\n`) : undefined);
+      if (written.ok) await sink.finish();
+      else await sink.abandon();
+    } catch (error) {
+      await sink.abandon();
+      io.stderr(`raes-tools export --bundle: ${(error as Error).message}\n`);
+      return EXIT_INVALID;
     }
-    await sinkOpened.sink.write(`${JSON.stringify(built.value)}\n`);
-    await sinkOpened.sink.finish();
-    if (options.out !== '-') io.stderr(`export: a bundle of ${built.value.events.length} events in ${built.value.chain_heads.length} streams, signed, in ${options.out}\n`);
+    if (!written.ok) {
+      io.stderr(`raes-tools export --bundle: ${written.message}\n`);
+      return written.exit;
+    }
+    if (options.out !== '-') io.stderr(`export: a bundle of ${written.value.events} events in ${written.value.streams} streams, signed, in ${options.out}\n`);
     return EXIT_OK;
   } finally {
     await opened.workspace.close();

@@ -11,7 +11,7 @@ import {
 import { catchUpViews } from './audit-report';
 import { adviceGivenStore } from './changed-history';
 import { fail, type Built } from './engine';
-import { layoutOf, openObject, type ExportFormat, type ExportKind } from './export-layout';
+import { layoutOf, type ExportEncoding, type ExportKind } from './export-layout';
 import type { ExportSink } from './export-sink';
 import { EXIT_INVALID } from './io';
 import type { Workspace } from './workspace';
@@ -27,7 +27,7 @@ import type { Workspace } from './workspace';
 export interface ExportRequest {
   readonly participant?: string;
   readonly episode?: string;
-  readonly format: ExportFormat;
+  readonly format: ExportEncoding;
   /** The views' generated_at. */
   readonly generatedAt: string;
   readonly onProgress?: (line: string) => void;
@@ -114,72 +114,87 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
   const unavailable = async (reason: string, advice: string): Promise<Built<never>> =>
     fail(EXIT_INVALID, `the participant history cannot be rendered: ${reason}; ${await adviceGivenStore(advice, workspace.store)}`);
 
-  await sink.write(layout.begin);
-
-  await startSection('behavior_history_event');
-  let events = 0;
-  const eventStep = stepReporter(request, 'event stream, invocation', rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const rendered = await renderInvocationHistory(workspace.store, rows[i]!);
-    if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
-    for (const event of rendered) {
-      await startDocument('behavior_history_event');
-      await sink.write(JSON.stringify(event));
-      await sink.write(layout.documentEnd);
-      events += 1;
-    }
-    eventStep(i + 1);
-  }
-  await sink.write(layout.sectionEnd);
-
-  await startSection('participant_history_view');
-  const groups = byParticipantAndEpisode(rows);
-  const viewStep = stepReporter(request, 'participant history view', groups.length);
-  for (let g = 0; g < groups.length; g++) {
-    const group = groups[g]!;
-    const first = group[0]!;
-    await startDocument('participant_history_view');
-    const header = participantHistoryViewHeader(workspace.views, first.participant, first.episode, { generatedAt: request.generatedAt });
-    await sink.write(`${openObject(header)}"behavior_history":[`);
-    let written = 0;
-    for (const row of group) {
-      const rendered = await renderInvocationHistory(workspace.store, row);
+  const writeEventStream = async (): Promise<Built<number>> => {
+    let events = 0;
+    const eventStep = stepReporter(request, 'event stream, invocation', rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const rendered = await renderInvocationHistory(workspace.store, rows[i]!);
       if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
       for (const event of rendered) {
-        await sink.write(`${written === 0 ? '' : ','}${JSON.stringify(behaviorEventBody(event))}`);
-        written += 1;
-      }
-    }
-    await sink.write(']}');
-    await sink.write(layout.documentEnd);
-    viewStep(g + 1);
-  }
-  await sink.write(layout.sectionEnd);
-
-  await startSection('operation_status');
-  const outerIds: (readonly [episode: string, invocation: string])[] = rows.map((row) => [row.episode, row.invocation] as const);
-  for (const open of listOpenInvocations(workspace.views)) {
-    if ((request.participant === undefined || open.participant_address === request.participant) && (request.episode === undefined || open.episode_id === request.episode)) {
-      outerIds.push([open.episode_id, open.invocation_action_instance_id]);
-    }
-  }
-  let operations = 0;
-  const operationStep = stepReporter(request, 'operations of invocation', outerIds.length);
-  for (let i = 0; i < outerIds.length; i++) {
-    const [episode, invocation] = outerIds[i]!;
-    const outer = getOperation(workspace.views, episode, invocation);
-    if (outer !== undefined) {
-      for (const status of [outer, ...childOperations(workspace.views, episode, outer.operation_id)]) {
-        await startDocument('operation_status');
-        await sink.write(JSON.stringify(status));
+        await startDocument('behavior_history_event');
+        await sink.write(layout.document(event));
         await sink.write(layout.documentEnd);
-        operations += 1;
+        events += 1;
+      }
+      eventStep(i + 1);
+    }
+    return { ok: true, value: events };
+  };
+
+  const groups = byParticipantAndEpisode(rows);
+  const writeViews = async (): Promise<Built<number>> => {
+    const viewStep = stepReporter(request, 'participant history view', groups.length);
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      const first = group[0]!;
+      await startDocument('participant_history_view');
+      const frame = layout.viewFrame(participantHistoryViewHeader(workspace.views, first.participant, first.episode, { generatedAt: request.generatedAt }));
+      await sink.write(frame.open);
+      let written = 0;
+      for (const row of group) {
+        const rendered = await renderInvocationHistory(workspace.store, row);
+        if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
+        for (const event of rendered) {
+          await sink.write(`${written === 0 ? '' : ','}${layout.document(behaviorEventBody(event))}`);
+          written += 1;
+        }
+      }
+      await sink.write(frame.close);
+      await sink.write(layout.documentEnd);
+      viewStep(g + 1);
+    }
+    return { ok: true, value: groups.length };
+  };
+
+  const writeStatuses = async (): Promise<Built<number>> => {
+    const outerIds: (readonly [episode: string, invocation: string])[] = rows.map((row) => [row.episode, row.invocation] as const);
+    for (const open of listOpenInvocations(workspace.views)) {
+      if ((request.participant === undefined || open.participant_address === request.participant) && (request.episode === undefined || open.episode_id === request.episode)) {
+        outerIds.push([open.episode_id, open.invocation_action_instance_id]);
       }
     }
-    operationStep(i + 1);
-  }
-  await sink.write(layout.sectionEnd);
+    let operations = 0;
+    const operationStep = stepReporter(request, 'operations of invocation', outerIds.length);
+    for (let i = 0; i < outerIds.length; i++) {
+      const [episode, invocation] = outerIds[i]!;
+      const outer = getOperation(workspace.views, episode, invocation);
+      if (outer !== undefined) {
+        for (const status of [outer, ...childOperations(workspace.views, episode, outer.operation_id)]) {
+          await startDocument('operation_status');
+          await sink.write(layout.document(status));
+          await sink.write(layout.documentEnd);
+          operations += 1;
+        }
+      }
+      operationStep(i + 1);
+    }
+    return { ok: true, value: operations };
+  };
 
+  const writers: { readonly [K in ExportKind]: () => Promise<Built<number>> } = {
+    behavior_history_event: writeEventStream,
+    participant_history_view: writeViews,
+    operation_status: writeStatuses,
+  };
+  const counts: { [K in ExportKind]: number } = { behavior_history_event: 0, participant_history_view: 0, operation_status: 0 };
+  await sink.write(layout.begin);
+  for (const kind of layout.kinds) {
+    await startSection(kind);
+    const written = await writers[kind]();
+    if (!written.ok) return written;
+    counts[kind] = written.value;
+    await sink.write(layout.sectionEnd);
+  }
   await sink.write(layout.end);
-  return { ok: true, value: { behavior_history_events: events, participant_history_views: groups.length, operation_statuses: operations } };
+  return { ok: true, value: { behavior_history_events: counts.behavior_history_event, participant_history_views: counts.participant_history_view, operation_statuses: counts.operation_status } };
 };

@@ -31,6 +31,11 @@ export class TextSpool {
 
   /** Hands the text back in chunks, in order. */
   drain(onChunk: (text: string) => void): void {
+    for (const chunk of this.chunks()) onChunk(chunk);
+  }
+
+  /** The text in chunks, in order, each cut on a character's boundary. */
+  *chunks(): Generator<string> {
     this.flush();
     const buffer = Buffer.alloc(1 << 16);
     let position = 0;
@@ -49,10 +54,11 @@ export class TextSpool {
         const length = bytes[lead]! >= 0xf0 ? 4 : bytes[lead]! >= 0xe0 ? 3 : 2;
         if (back + 1 < length) end = lead;
       }
-      onChunk(bytes.subarray(0, end).toString('utf8'));
+      const text = bytes.subarray(0, end).toString('utf8');
       carry = Buffer.from(bytes.subarray(end));
+      yield text;
     }
-    if (carry.length > 0) onChunk(carry.toString('utf8'));
+    if (carry.length > 0) yield carry.toString('utf8');
   }
 
   /** Removes the temporary file. */

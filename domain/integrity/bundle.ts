@@ -53,14 +53,53 @@ export interface Bundle extends BundleContent {
   readonly signature: BundleSignature;
 }
 
-export const contentDigest = (content: BundleContent): string =>
-  `sha256:${hash('sha256', canonicalJson(content as unknown as JsonValue), 'hex')}`;
+/** The members of a bundle's content in the order canonical JSON writes them (their names sorted). */
+export const CONTENT_MEMBERS = ['bundle_format', 'chain_heads', 'created_at', 'events', 'history'] as const;
 
-/** The head of every stream, in the order each stream first appears. */
+/** The digest rule over content held whole; `export --bundle` and `verify` take the same digest a piece at a time. */
+export const contentDigest = (content: BundleContent): string => {
+  const { bundle_format, chain_heads, created_at, events, history } = content;
+  return `sha256:${hash('sha256', canonicalJson({ bundle_format, chain_heads, created_at, events, history } as unknown as JsonValue), 'hex')}`;
+};
+
+/** The head of every stream, in the order each stream first appears, kept as events are added. */
+export class ChainHeadTracker {
+  private readonly heads = new Map<string, ChainHead>();
+
+  add(event: BundleEvent): void {
+    this.heads.set(event.stream, { stream: event.stream, revision: event.revision, digest: linkOf(event.metadata ?? undefined)?.digest ?? null });
+  }
+
+  get streams(): number {
+    return this.heads.size;
+  }
+
+  list(): readonly ChainHead[] {
+    return [...this.heads.values()];
+  }
+
+  /** The first difference between these heads and the ones a bundle claims, both ways. */
+  mismatch(claimed: readonly ChainHead[]): BundleFinding | undefined {
+    const held = new Map(this.heads);
+    for (const head of claimed) {
+      const found = held.get(head.stream);
+      if (found === undefined) return { code: 'chain_head_mismatch', message: `the bundle names a head for stream '${head.stream}' but holds none of its events: the stream was removed` };
+      if (found.revision !== head.revision || found.digest !== head.digest) {
+        return { code: 'chain_head_mismatch', message: `stream '${head.stream}' ends at revision ${found.revision} in the bundle, but its chain head is revision ${head.revision}: events at its end were removed or added` };
+      }
+      held.delete(head.stream);
+    }
+    const extra = held.keys().next();
+    if (extra.done !== true) return { code: 'chain_head_mismatch', message: `stream '${extra.value}' has events in the bundle but no chain head: it was added` };
+    return undefined;
+  }
+}
+
+/** The head of every stream of `events`, in the order each stream first appears. */
 export const chainHeads = (events: readonly BundleEvent[]): readonly ChainHead[] => {
-  const heads = new Map<string, ChainHead>();
-  for (const event of events) heads.set(event.stream, { stream: event.stream, revision: event.revision, digest: linkOf(event.metadata ?? undefined)?.digest ?? null });
-  return [...heads.values()];
+  const tracker = new ChainHeadTracker();
+  for (const event of events) tracker.add(event);
+  return tracker.list();
 };
 
 export type BundleFindingCode = IntegrityFinding['code'] | 'chain_head_mismatch' | 'content_digest_mismatch';
@@ -71,13 +110,16 @@ export interface BundleFinding {
 }
 
 /**
- * The chains of the bundle's events (the store's check, docs/integrity.md), then its heads against the
- * events (a stream's dropped last events), then its content digest; the first finding, or none.
+ * A bundle's events checked one at a time, in order: each stream's chain and the seals (the store's
+ * check, docs/integrity.md), then the heads they end at against the bundle's chain heads.
  */
-export const checkBundleContent = (bundle: Bundle): BundleFinding | undefined => {
-  const verifier = new IntegrityVerifier();
-  for (const event of bundle.events) {
-    verifier.add({
+export class BundleEventCheck {
+  private readonly verifier = new IntegrityVerifier();
+  private readonly heads = new ChainHeadTracker();
+  private count = 0;
+
+  add(event: BundleEvent): void {
+    this.verifier.add({
       position: BigInt(event.position),
       stream: event.stream,
       revision: BigInt(event.revision),
@@ -85,22 +127,23 @@ export const checkBundleContent = (bundle: Bundle): BundleFinding | undefined =>
       data: event.data,
       metadata: event.metadata ?? undefined,
     });
+    this.heads.add(event);
+    this.count += 1;
   }
-  const chainFinding = verifier.report().findings[0];
-  if (chainFinding !== undefined) return { code: chainFinding.code, message: chainFinding.message };
-  const held = new Map(chainHeads(bundle.events).map((head) => [head.stream, head]));
-  for (const head of bundle.chain_heads) {
-    const found = held.get(head.stream);
-    if (found === undefined) return { code: 'chain_head_mismatch', message: `the bundle names a head for stream '${head.stream}' but holds none of its events: the stream was removed` };
-    if (found.revision !== head.revision || found.digest !== head.digest) {
-      return { code: 'chain_head_mismatch', message: `stream '${head.stream}' ends at revision ${found.revision} in the bundle, but its chain head is revision ${head.revision}: events at its end were removed or added` };
-    }
-    held.delete(head.stream);
+
+  get events(): number {
+    return this.count;
   }
-  const extra = held.keys().next();
-  if (extra.done !== true) return { code: 'chain_head_mismatch', message: `stream '${extra.value}' has events in the bundle but no chain head: it was added` };
-  const { content_digest: claimed, signature: _signature, ...content } = bundle;
-  const digest = contentDigest(content);
-  if (digest !== claimed) return { code: 'content_digest_mismatch', message: `the bundle's content digests to ${digest}, not to the ${claimed} it was signed with: its history or its events were changed` };
-  return undefined;
-};
+
+  /** How many of the events carry a chain link (a store's events written before chaining do not). */
+  get chainedEvents(): number {
+    return this.verifier.report().chained_events;
+  }
+
+  /** The first finding over the events added and the bundle's chain heads, or none. */
+  finding(claimed: readonly ChainHead[]): BundleFinding | undefined {
+    const chainFinding = this.verifier.report().findings[0];
+    if (chainFinding !== undefined) return { code: chainFinding.code, message: chainFinding.message };
+    return this.heads.mismatch(claimed);
+  }
+}

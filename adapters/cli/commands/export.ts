@@ -144,7 +144,7 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
           setExit(EXIT_USAGE);
           return;
         }
-        setExit(await runBundleExport({ ...storeFlagsOf(opts), key: opts.key ?? process.env.RAES_SIGNING_KEY, out: opts.out }, io));
+        setExit(await runBundleExport({ ...storeFlagsOf(opts), key: opts.key ?? process.env.RAES_SIGNING_KEY, out: opts.out, progress: opts.progress === true || process.stderr.isTTY === true }, io));
         return;
       }
       setExit(

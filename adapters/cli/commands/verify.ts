@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { Command } from 'commander';
 import { verifyBundle } from '../bundle-verify';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
@@ -20,19 +20,30 @@ export const runVerify = (bundleFile: string, publicKeyFile: string | undefined,
     io.stderr(`raes-tools verify: ${key.message}\n`);
     return EXIT_USAGE;
   }
-  let text: string;
+  let fd: number;
+  let size: number;
   try {
-    text = readFileSync(bundleFile, 'utf8');
+    fd = openSync(bundleFile, 'r');
+    size = fstatSync(fd).size;
   } catch (error) {
     io.stderr(`raes-tools verify: cannot read the bundle ${bundleFile}: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
-  const verdict = verifyBundle(text, key.value);
+  let verdict: ReturnType<typeof verifyBundle>;
+  try {
+    verdict = verifyBundle(fd, size, key.value);
+  } catch (error) {
+    io.stderr(`raes-tools verify: cannot read the bundle ${bundleFile}: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  } finally {
+    closeSync(fd);
+  }
   if (!verdict.ok) {
     io.stderr(`raes-tools verify: FAILED ${verdict.code}: ${verdict.message}\n`);
     return EXIT_INVALID;
   }
-  io.stdout(`bundle ${bundleFile} verified: signature, ${verdict.events} chained events in ${verdict.streams} streams, ${verdict.documents} RAES documents\n`);
+  const chained = verdict.chainedEvents === verdict.events ? 'chained' : `${verdict.chainedEvents} of them chained, after ${verdict.events - verdict.chainedEvents} written before chaining`;
+  io.stdout(`bundle ${bundleFile} verified: signature, ${verdict.events} events in ${verdict.streams} streams (${chained}), ${verdict.documents} RAES documents\n`);
   return EXIT_OK;
 };
 

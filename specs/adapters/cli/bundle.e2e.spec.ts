@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { chainHeads, contentDigest } from '../../../domain/integrity/bundle';
+import { canonicalJson } from '../../../domain/integrity/canonical-json';
 import { CHAIN_KEY, chainLink, storedLink } from '../../../domain/integrity/chain';
 import { ROLLING_START, SEAL_STREAM, sealRolling } from '../../../domain/integrity/seal';
 import type { JsonValue } from '../../../domain/ports/event-store';
@@ -31,6 +32,19 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     return file;
   };
   const eventsOf = (copy: Json): BundleEvent[] => copy.events as BundleEvent[];
+  /** The bundle's heads, digest and signature made again with the signer's key, as a signer who changed it would. */
+  const resign = (changed: Json): Json => {
+    changed.chain_heads = chainHeads(changed.events as never);
+    const { content_digest: _digest, signature, ...content } = changed;
+    const digest = contentDigest(content as never);
+    const key = createPrivateKey(readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8'));
+    return { ...changed, content_digest: digest, signature: { ...(signature as Json), value: sign(null, Buffer.from(digest, 'utf8'), key).toString('base64') } };
+  };
+  const written = (name: string, text: string): string => {
+    const file = join(dir, `${name}.bundle.json`);
+    writeFileSync(file, text);
+    return file;
+  };
 
   beforeAll(() => {
     expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--episode', 'episode-bundle', '--data-dir', dataDir, '--json').status).toBe(0);
@@ -62,6 +76,51 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     const heads = bundle.chain_heads as { stream: string; revision: string }[];
     expect(heads.length).toBe(new Set(events.map((event) => event.stream)).size);
     expect(bundle.content_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('writes the canonical JSON of its content, the text its digest is taken over, then the digest and signature', () => {
+    const text = readFileSync(bundleFile, 'utf8');
+    const { content_digest: digest, signature: _signature, ...content } = bundle;
+    expect(contentDigest(content as never)).toBe(digest);
+    const canonical = canonicalJson(content as JsonValue);
+    expect(text.startsWith(`${canonical.slice(0, -1)},"content_digest":`)).toBe(true);
+  });
+
+  it('verifies a bundle whatever its layout: pretty-printed, its members in another order', () => {
+    const reordered = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(reordered) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([name, member]) => [name, reordered(member)])) : value;
+    const run = verifyWith(written('pretty', JSON.stringify(reordered(bundle), null, 2)));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('refuses a member named twice and a member no bundle has', () => {
+    const text = readFileSync(bundleFile, 'utf8').trimEnd();
+    const twice = verifyWith(written('twice', `${text.slice(0, -1)},"created_at":"2020-01-01T00:00:00.000Z"}`));
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain('FAILED bundle_malformed');
+    expect(twice.stderr).toContain('"created_at" twice');
+    const extra = verifyWith(written('extra', `${text.slice(0, -1)},"note":"unsigned"}`));
+    expect(extra.status).toBe(1);
+    expect(extra.stderr).toContain('FAILED bundle_malformed');
+    expect(extra.stderr).toContain('"note"');
+  });
+
+  it('names the first history document that breaks its schema, in a bundle signed as it is', () => {
+    const withStream = JSON.parse(JSON.stringify(bundle)) as Json;
+    const stream = (withStream.history as Json).behavior_history_event_stream as Json[];
+    expect(stream.length).toBeGreaterThan(2);
+    delete stream[2]!.timestamp;
+    const streamRun = verifyWith(written('schema-stream', JSON.stringify(resign(withStream))));
+    expect(streamRun.status).toBe(1);
+    expect(streamRun.stderr).toContain('FAILED schema_invalid');
+    expect(streamRun.stderr).toContain('the behavior history event stream does not conform to its schema at /2');
+    const withStatus = JSON.parse(JSON.stringify(bundle)) as Json;
+    ((withStatus.history as Json).operation_statuses as Json[])[1]!.state = 'no-such-state';
+    const statusRun = verifyWith(written('schema-status', JSON.stringify(resign(withStatus))));
+    expect(statusRun.status).toBe(1);
+    expect(statusRun.stderr).toContain('FAILED schema_invalid');
+    expect(statusRun.stderr).toContain('operation status 1 does not conform to its schema');
   });
 
   it('verifies a good bundle, and reads the key from RAES_SIGNING_KEY too', () => {
@@ -114,13 +173,6 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
       unsealed.push({ position: BigInt(event.position), digest: link.digest });
     }
     expect(events.some((event) => event.stream === SEAL_STREAM)).toBe(true);
-    const resign = (changed: Json): Json => {
-      changed.chain_heads = chainHeads(changed.events as never);
-      const { content_digest: _digest, signature, ...content } = changed;
-      const digest = contentDigest(content as never);
-      const key = createPrivateKey(readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8'));
-      return { ...changed, content_digest: digest, signature: { ...(signature as Json), value: sign(null, Buffer.from(digest, 'utf8'), key).toString('base64') } };
-    };
     const v1 = resign(copy);
     expect(((v1.events as BundleEvent[])[0]!.metadata![CHAIN_KEY] as Json).v).toBe(1);
     const file = join(dir, 'v1.bundle.json');
