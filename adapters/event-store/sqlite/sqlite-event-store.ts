@@ -5,6 +5,7 @@ import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscripti
 import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import type { AppendWriter } from './append-queue';
+import { CallingThreadCommit } from './calling-thread-commit';
 import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';
 import { openReadOnlyDatabase } from './read-only-database';
@@ -104,7 +105,9 @@ const IN_MEMORY = ':memory:';
 /**
  * The embedded default store: one SQLite file, group-committed appends, several processes allowed.
  * Appends are written by a writer thread with its own connection (an in-memory database, which no
- * other connection can see, is written on this thread); reads and checkpoints use `database`.
+ * other connection can see, is written on this thread); an append with no other to share its commit
+ * is committed on this thread through `database` (calling-thread-commit.ts); reads and checkpoints
+ * use `database`.
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
@@ -131,7 +134,7 @@ export class SqliteEventStore implements EventStore {
         ? refusingWriter(readOnlyPath)
         : database.memory || database.name === IN_MEMORY || database.name === ''
           ? new InThreadWriter(database, onCommitted)
-          : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted });
+          : new WorkerWriter({ path: database.name, busyTimeoutMs, onCommitted, lone: new CallingThreadCommit(database, busyTimeoutMs) });
     this.selectStream = database
       .prepare<[string, number, number], EventTuple>(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +

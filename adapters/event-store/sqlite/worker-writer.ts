@@ -4,6 +4,7 @@ import type { AppendResult, EventToAppend, ExpectedRevision } from '../../../dom
 import { storageFailure } from '../../../domain/ports/storage-failure';
 import type { FlatAppends } from './append-batch';
 import { encodeAppend, settleFlatAppends, type AppendWriter, type PendingAppend } from './append-queue';
+import type { CallingThreadCommit, HeldAppend } from './calling-thread-commit';
 
 /**
  * What the writer thread (writer-thread.js) sends back. It is sent `{ kind: 'append', appends }` (appends
@@ -28,6 +29,8 @@ export type WorkerWriterOptions = {
   readonly path: string;
   readonly busyTimeoutMs: number;
   readonly onCommitted: () => void;
+  /** Commits a lone append on this thread (see enqueue); every append goes to the writer thread without it. */
+  readonly lone?: CallingThreadCommit;
 };
 
 /**
@@ -47,6 +50,10 @@ export class WorkerWriter implements AppendWriter {
   private inFlightAppends = 0;
   /** Appends in flight or queued when the last commit was reported: how many callers share commits. */
   private outstandingAtLastCommit = 0;
+  /** Appends to commit on this thread once the microtasks queued before the first have run (see isLone). */
+  private loneBatch: HeldAppend[] | undefined;
+  /** The stream of the lone append committed on this thread in this turn of the event loop, if any. */
+  private loneStreamThisTurn: string | undefined;
   private unavailable: string | undefined;
   private closing: Promise<void> | undefined;
   private closed: (() => void) | undefined;
@@ -69,6 +76,53 @@ export class WorkerWriter implements AppendWriter {
 
   enqueue(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (this.unavailable !== undefined) return Promise.resolve(storageFailure(this.unavailable));
+    if (this.loneBatch === undefined && !this.isLone(stream)) return this.queued(stream, events, expectedRevision);
+    return new Promise<AppendResult>((resolve) => {
+      if (this.loneBatch === undefined) {
+        this.loneBatch = [];
+        queueMicrotask(() => this.commitLoneBatch());
+      }
+      this.loneBatch.push({ stream, events, expectedRevision, resolve });
+    });
+  }
+
+  /**
+   * A caller with nobody to share a commit with: nothing queued or in flight, the last commit served at
+   * most one append, and no other stream's append committed on this thread in this turn of the event
+   * loop (callers that start in one turn are concurrent: from the second stream on they go to the
+   * writer thread). Its append is committed on this thread once the microtasks queued before it have
+   * run, together with any append made meanwhile; a caller appending again as soon as its append
+   * settled stays lone.
+   */
+  private isLone(stream: string): boolean {
+    return (
+      this.options.lone !== undefined &&
+      this.inFlight.length === 0 &&
+      this.queue.length === 0 &&
+      this.outstandingAtLastCommit <= 1 &&
+      (this.loneStreamThisTurn === undefined || this.loneStreamThisTurn === stream) &&
+      this.closing === undefined
+    );
+  }
+
+  private commitLoneBatch(): void {
+    const batch = this.loneBatch;
+    if (batch === undefined) return;
+    this.loneBatch = undefined;
+    if (this.unavailable !== undefined) {
+      for (const append of batch) append.resolve(storageFailure(this.unavailable));
+      return;
+    }
+    const { locked, written } = this.options.lone!.write(batch);
+    for (const append of locked) void this.queued(append.stream, append.events, append.expectedRevision).then(append.resolve);
+    if (locked.length === batch.length) return;
+    this.outstandingAtLastCommit = batch.length;
+    if (this.loneStreamThisTurn === undefined) setImmediate(() => (this.loneStreamThisTurn = undefined));
+    this.loneStreamThisTurn = batch[0]!.stream;
+    if (written) this.options.onCommitted();
+  }
+
+  private queued(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const unstorable = encodeAppend(this.flat, stream, events, expectedRevision);
     if (unstorable !== undefined) return Promise.resolve(unstorable);
     return new Promise<AppendResult>((resolve) => {
@@ -83,6 +137,7 @@ export class WorkerWriter implements AppendWriter {
 
   close(): Promise<void> {
     if (this.closing !== undefined) return this.closing;
+    this.commitLoneBatch();
     this.send();
     this.closing = new Promise<void>((resolve) => {
       this.closed = resolve;

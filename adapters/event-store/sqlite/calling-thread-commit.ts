@@ -1,0 +1,60 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { EventToAppend, ExpectedRevision } from '../../../domain/ports/event-store';
+import { AppendBatchWriter, type AppendRequest } from './append-batch';
+import { settleAppends, toAppendRequest, type PendingAppend } from './append-queue';
+
+/** An append waiting for its commit, with its events. */
+export type HeldAppend = PendingAppend & { readonly events: readonly EventToAppend[] };
+
+/**
+ * Appends committed on the calling thread, in one transaction through the store's own connection: for
+ * callers with nobody to share a group commit with, the two hops to the writer thread and back cost
+ * more than the commit's fsync blocks this thread (docs/decisions.md, lone appends).
+ *
+ * The writer thread's connection sees these commits through `PRAGMA data_version` (append-batch.js),
+ * as it sees another process's. The write lock is only tried, never waited for: while another
+ * connection holds it the appends come back unwritten, for the writer thread to wait for the lock
+ * there rather than on the thread deciding the engine's calls.
+ */
+export class CallingThreadCommit {
+  private readonly writer: AppendBatchWriter;
+  private readonly noWait: Statement;
+  private readonly wait: Statement;
+
+  constructor(database: Database, busyTimeoutMs: number) {
+    this.writer = new AppendBatchWriter(database);
+    this.noWait = database.prepare('PRAGMA busy_timeout = 0');
+    this.wait = database.prepare(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  }
+
+  /**
+   * Commits the appends and settles each; returns those left unwritten because another connection held
+   * the write lock (empty when every append was settled). True in `written` when any was appended.
+   */
+  write(appends: readonly HeldAppend[]): { readonly locked: readonly HeldAppend[]; readonly written: boolean } {
+    const held: HeldAppend[] = [];
+    const requests: AppendRequest[] = [];
+    for (const append of appends) {
+      const request = toAppendRequest(append.stream, append.events, append.expectedRevision);
+      if ('kind' in request) append.resolve(request);
+      else {
+        held.push(append);
+        requests.push(request);
+      }
+    }
+    if (requests.length === 0) return { locked: [], written: false };
+    this.noWait.run();
+    let outcomes;
+    try {
+      outcomes = this.writer.write(requests);
+    } finally {
+      this.wait.run();
+    }
+    const first = outcomes[0];
+    // BEGIN IMMEDIATE found the lock taken: the transaction never started, so nothing was written.
+    if (first !== undefined && first.kind === 'storage_failure' && isLocked(first.reason)) return { locked: held, written: false };
+    return { locked: [], written: settleAppends(held, outcomes) };
+  }
+}
+
+const isLocked = (reason: string): boolean => /database is locked|SQLITE_BUSY/.test(reason);
