@@ -111,6 +111,12 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
     await sink.write(layout.documentStart(kind, documents === 0));
     documents += 1;
   };
+  /** One whole document of the section in hand. */
+  const writeDocument = async (kind: ExportKind, value: object): Promise<void> => {
+    await startDocument(kind);
+    await sink.write(layout.document(value));
+    await sink.write(layout.documentEnd);
+  };
   const unavailable = async (reason: string, advice: string): Promise<Built<never>> =>
     fail(EXIT_INVALID, `the participant history cannot be rendered: ${reason}; ${await adviceGivenStore(advice, workspace.store)}`);
 
@@ -121,9 +127,7 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
       const rendered = await renderInvocationHistory(workspace.store, rows[i]!);
       if ('kind' in rendered) return unavailable(rendered.reason, rendered.advice);
       for (const event of rendered) {
-        await startDocument('behavior_history_event');
-        await sink.write(layout.document(event));
-        await sink.write(layout.documentEnd);
+        await writeDocument('behavior_history_event', event);
         events += 1;
       }
       eventStep(i + 1);
@@ -170,9 +174,7 @@ export const writeExport = async (workspace: Workspace, request: ExportRequest, 
       const outer = getOperation(workspace.views, episode, invocation);
       if (outer !== undefined) {
         for (const status of [outer, ...childOperations(workspace.views, episode, outer.operation_id)]) {
-          await startDocument('operation_status');
-          await sink.write(layout.document(status));
-          await sink.write(layout.documentEnd);
+          await writeDocument('operation_status', status);
           operations += 1;
         }
       }
