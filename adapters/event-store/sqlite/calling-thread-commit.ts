@@ -43,17 +43,32 @@ export class CallingThreadCommit {
       }
     }
     if (requests.length === 0) return { locked: [], written: false };
-    this.noWait.run();
+    try {
+      this.noWait.run();
+    } catch {
+      // This connection cannot be used now: nothing was written, and the writer thread has its own.
+      return { locked: held, written: false };
+    }
     let outcomes;
     try {
+      // Reports every failure as outcomes; it does not throw.
       outcomes = this.writer.write(requests);
     } finally {
-      this.wait.run();
+      this.restoreWait();
     }
     const first = outcomes[0];
     // BEGIN IMMEDIATE found the lock taken: the transaction never started, so nothing was written.
     if (first !== undefined && first.kind === 'storage_failure' && isLocked(first.reason)) return { locked: held, written: false };
     return { locked: [], written: settleAppends(held, outcomes) };
+  }
+
+  /** The connection's busy timeout back for its reads; left at 0 if that fails, a read meeting a lock only fails sooner. */
+  private restoreWait(): void {
+    try {
+      this.wait.run();
+    } catch {
+      // The append's outcome stands either way.
+    }
   }
 }
 
