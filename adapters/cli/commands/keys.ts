@@ -13,7 +13,7 @@ export const registerKeys = (program: Command, io: CliIo, setExit: (code: number
   keys
     .command('generate')
     .description('make a new Ed25519 signing key pair')
-    .option('--out <dir>', 'the folder to write the two key files into', '.')
+    .option('--out <dir>', 'the folder to write the two key files into (created, readable by you only, when missing)', '.')
     .addHelpText('after', HELP)
     .action((opts: { out: string }) => {
       const generated = generateSigningKeys(opts.out);

@@ -58,6 +58,17 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as Json;
   });
 
+  it('creates a missing key folder for its owner only, and refuses a file named as the folder', () => {
+    const fresh = join(dir, 'new', 'keys');
+    expect(cli('keys', 'generate', '--out', fresh).status).toBe(0);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    expect(statSync(join(fresh, 'raes-signing-key.pub.pem')).isFile()).toBe(true);
+    const file = written('not-a-folder', '');
+    const refused = cli('keys', 'generate', '--out', file);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('is a file, not a folder');
+  });
+
   it('writes the private key for its owner only and never overwrites a key', () => {
     expect(statSync(join(keys, 'raes-signing-key.pem')).mode & 0o777).toBe(0o600);
     const before = readFileSync(join(keys, 'raes-signing-key.pem'), 'utf8');
