@@ -14,6 +14,7 @@ import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { describeProgress } from '../progress';
 import { unreachableStore } from '../store-reachable';
 import { openWorkspace, writeJob, type StoreFlags } from '../workspace';
+import { ChainedEventStore } from '../../event-store/chained-event-store';
 import { invalidEpisodeId, runEpisode } from '../episode-choice';
 
 export interface RunOptions extends StoreFlags {
@@ -229,6 +230,8 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         telemetry = undefined;
         let audit: AuditReport | undefined;
         if (options.audit === true || workspace.kind === 'memory') {
+          // The run's history sealed first, as closing would: the audit then covers what a later reader finds.
+          if (workspace.store instanceof ChainedEventStore) await workspace.store.seal();
           const report = await buildAuditReport(workspace, { episode: episodeId });
           if (!report.ok) return report;
           audit = report.value;
