@@ -17,6 +17,9 @@ describe('raes-tools demo (what npm start runs)', () => {
     expect(out).toMatch(/^ {2}tool=1 .* indeterminate +unknown$/m);
     expect(out).toMatch(/^participant-agent +participant-behavior +stopped \(indeterminate_tool_action\) +3 +tool=1$/m);
     expect(out).toMatch(/^Verification: sound, no findings/m);
+    // The run's history is sealed before its audit is printed: every chained event is covered.
+    expect(out).toMatch(/^History integrity: (\d+) of \1 events chained in \d+ streams, 1 seal$/m);
+    expect(out).not.toContain('not covered by a seal');
 
     // A second demo starts from an empty folder again: the same three invocations run.
     const again = cli('demo', '--data-dir', dataDir);
