@@ -19,7 +19,7 @@ export type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenI
  * unsettled tool actions and unresolved indeterminate ones) and the stream revision it reflects, so
  * recovery reads no invocation stream. Within a page the folds are kept in memory; each touched row is
  * written once at the end of the page, in the page's transaction, and an invocation that opens and
- * closes within the page is never written.
+ * closes within the page is neither folded nor written.
  */
 
 /** The views this projection keeps its rows in. */
@@ -28,29 +28,23 @@ export interface OpenInvocationsViews {
 }
 
 /**
- * An invocation the page in hand touched: its fold, its row when the page opened it (written at the
- * page's end, with the fold), and whether the page closed it. An invocation opened and closed within
- * one page is never written, only its row deleted (a row the stream may have had is gone either way).
+ * An invocation the page in hand touched: its fold, the events after it not folded yet, its row when
+ * the page opened it (written at the page's end, with the fold), and whether the page closed it. The
+ * events are folded at the page's end, and only for an invocation still open: one opened and closed
+ * within the page is neither folded nor written, only its row deleted (a row the stream may have had
+ * is gone either way).
  */
 type PageInvocation = {
+  readonly invocationId: string;
   readonly opened: OpenInvocationRow | undefined;
   readonly position: number;
   readonly fold: OpenInvocationFold;
+  unfolded: RecordedEvent[];
   closed: boolean;
 };
 
 /** Per views, the invocations touched during the page in hand, by stream. */
 const pageInvocations = new PageMemory<PageInvocation>();
-
-/** The invocation's fold, by its stream: from this page's memory, else from its row; undefined when it is not open here. */
-const foldOf = (rows: OpenInvocationsWrites, page: Map<string, PageInvocation>, stream: string): OpenInvocationFold | undefined => {
-  const inMemory = page.get(stream);
-  if (inMemory !== undefined) return inMemory.closed ? undefined : inMemory.fold;
-  const fold = rows.fold(stream);
-  if (fold === undefined) return undefined;
-  page.set(stream, { opened: undefined, position: 0, fold, closed: false });
-  return fold;
-};
 
 const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   const stream = recorded.stream;
@@ -58,11 +52,11 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   if (name === undefined) return;
   const rows = views.openInvocations;
   const invocationId = name.invocationActionInstanceId;
-  const revision = Number(recorded.revision);
   const page = pageInvocations.of(rows);
   if (recorded.type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
     const recovery = evolveInterrupted(initialInterruptedInvocation(), opening);
+    const revision = Number(recorded.revision);
     const opened: OpenInvocationRow = {
       invocation_action_instance_id: opening.invocation_action_instance_id,
       stream,
@@ -72,21 +66,43 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
       recovery,
       revision,
     };
-    page.set(stream, { opened, position: Number(recorded.position), fold: { recovery, revision }, closed: false });
+    page.set(stream, { invocationId, opened, position: Number(recorded.position), fold: { recovery, revision }, unfolded: [], closed: false });
     return;
   }
+  const held = page.get(stream);
   if (recorded.type === 'InvocationClosed') {
-    const held = page.get(stream);
-    if (held !== undefined) held.closed = true;
-    else page.set(stream, { opened: undefined, position: 0, fold: { recovery: initialInterruptedInvocation(), revision }, closed: true });
+    if (held === undefined) {
+      const fold = { recovery: initialInterruptedInvocation(), revision: Number(recorded.revision) };
+      page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [], closed: true });
+    } else {
+      held.closed = true;
+      held.unfolded = [];
+    }
     return;
   }
-  const fold = foldOf(rows, page, stream);
-  // An invocation whose opening this view never saw, or one already closed (a late resolution).
+  // An invocation closed earlier in the page takes nothing more (a late resolution).
+  if (held !== undefined) {
+    if (!held.closed) held.unfolded.push(recorded);
+    return;
+  }
+  const fold = rows.fold(stream);
+  // An invocation whose opening this view never saw, or one already closed.
   if (fold === undefined) return;
-  const event = interruptedEventOf(recorded, fold.recovery, invocationId);
-  if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
-  fold.revision = revision;
+  page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [recorded], closed: false });
+};
+
+/** Folds the events the page kept for an invocation still open. */
+const folded = (held: PageInvocation): OpenInvocationFold => {
+  const fold = held.fold;
+  const events = held.unfolded;
+  for (let i = 0; i < events.length; i++) {
+    const recorded = events[i]!;
+    const event = interruptedEventOf(recorded, fold.recovery, held.invocationId);
+    if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
+    fold.revision = Number(recorded.revision);
+  }
+  held.unfolded = [];
+  return fold;
 };
 
 /** Writes what the page did to each invocation it touched: a row opened, a fold moved on, a row closed. */
@@ -96,8 +112,8 @@ const endPage = (views: OpenInvocationsViews): void => {
   if (page === undefined) return;
   for (const [stream, held] of page) {
     if (held.closed) rows.close(stream);
-    else if (held.opened !== undefined) rows.open(openedRow(held.opened, held.fold), held.position);
-    else rows.updateFold(stream, held.fold);
+    else if (held.opened !== undefined) rows.open(openedRow(held.opened, folded(held)), held.position);
+    else rows.updateFold(stream, folded(held));
   }
 };
 
