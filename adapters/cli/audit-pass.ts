@@ -259,6 +259,7 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
         for (const event of events) openInvocationsProjection.apply(memory, event);
         openInvocationsProjection.endPage?.(memory);
         for (const event of events) schedulersProjection.apply(memory, event);
+        schedulersProjection.endPage?.(memory);
       } catch {
         for (const projection of folded) projection.discardPending?.();
         derived.failed = true;

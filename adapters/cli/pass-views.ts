@@ -7,9 +7,10 @@ const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 
 /**
  * The open invocations and schedulers one audit pass folds (see derivedViews in audit-pass.ts), kept
  * for the length of the pass and listed once at its end. Unlike MemoryViews it keeps what the
- * projections hand it without copying (they build a new status per event, and write a fold back as
- * they changed it), and it has no transactions: a fold that throws is redone in the views file. Its
- * lists are in the views file's order, the schedulers' rows as JSON would read them back.
+ * projections hand it without copying (they save a status once per page and fold a copy of it, and
+ * write a fold back as they changed it), and it has no transactions: a fold that throws is redone in
+ * the views file. Its lists are in the views file's order, the schedulers' rows as JSON would read
+ * them back.
  */
 export class PassFoldViews {
   readonly openInvocations = new PassOpenInvocations();

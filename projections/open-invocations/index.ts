@@ -18,7 +18,8 @@ export type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenI
  * these. Each row also keeps what recovery decides from (the domain's interrupted-invocation fold:
  * unsettled tool actions and unresolved indeterminate ones) and the stream revision it reflects, so
  * recovery reads no invocation stream. Within a page the folds are kept in memory; each touched row is
- * written once at the end of the page, in the page's transaction.
+ * written once at the end of the page, in the page's transaction, and an invocation that opens and
+ * closes within the page is neither folded nor written.
  */
 
 /** The views this projection keeps its rows in. */
@@ -26,18 +27,24 @@ export interface OpenInvocationsViews {
   readonly openInvocations: OpenInvocationsWrites;
 }
 
-/** Per views, the open invocations touched during the page in hand. */
-const pageFolds = new PageMemory<OpenInvocationFold>();
-
-/** The invocation's fold, by its stream: from this page's memory, else from its row; undefined when it is not open here. */
-const foldOf = (rows: OpenInvocationsWrites, folds: Map<string, OpenInvocationFold>, stream: string): OpenInvocationFold | undefined => {
-  const inMemory = folds.get(stream);
-  if (inMemory !== undefined) return inMemory;
-  const fold = rows.fold(stream);
-  if (fold === undefined) return undefined;
-  folds.set(stream, fold);
-  return fold;
+/**
+ * An invocation the page in hand touched: its fold, the events after it not folded yet, its row when
+ * the page opened it (written at the page's end, with the fold), and whether the page closed it. The
+ * events are folded at the page's end, and only for an invocation still open: one opened and closed
+ * within the page is neither folded nor written, only its row deleted (a row the stream may have had
+ * is gone either way).
+ */
+type PageInvocation = {
+  readonly invocationId: string;
+  readonly opened: OpenInvocationRow | undefined;
+  readonly position: number;
+  readonly fold: OpenInvocationFold;
+  unfolded: RecordedEvent[];
+  closed: boolean;
 };
+
+/** Per views, the invocations touched during the page in hand, by stream. */
+const pageInvocations = new PageMemory<PageInvocation>();
 
 const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   const stream = recorded.stream;
@@ -45,46 +52,81 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
   if (name === undefined) return;
   const rows = views.openInvocations;
   const invocationId = name.invocationActionInstanceId;
-  const revision = Number(recorded.revision);
-  const folds = pageFolds.of(rows);
+  const page = pageInvocations.of(rows);
   if (recorded.type === 'InvocationOpened') {
     const opening = recorded.data as unknown as InvocationOpened;
     const recovery = evolveInterrupted(initialInterruptedInvocation(), opening);
-    rows.open(
-      {
-        invocation_action_instance_id: opening.invocation_action_instance_id,
-        stream,
-        participant_address: opening.port_values.participant_address,
-        episode_id: name.episodeId,
-        opened_at: opening.at,
-        recovery,
-        revision,
-      },
-      Number(recorded.position),
-    );
-    folds.set(stream, { recovery, revision });
+    const revision = Number(recorded.revision);
+    const opened: OpenInvocationRow = {
+      invocation_action_instance_id: opening.invocation_action_instance_id,
+      stream,
+      participant_address: opening.port_values.participant_address,
+      episode_id: name.episodeId,
+      opened_at: opening.at,
+      recovery,
+      revision,
+    };
+    page.set(stream, { invocationId, opened, position: Number(recorded.position), fold: { recovery, revision }, unfolded: [], closed: false });
     return;
   }
+  const held = page.get(stream);
   if (recorded.type === 'InvocationClosed') {
-    folds.delete(stream);
-    rows.close(stream);
+    if (held === undefined) {
+      const fold = { recovery: initialInterruptedInvocation(), revision: Number(recorded.revision) };
+      page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [], closed: true });
+    } else {
+      held.closed = true;
+      held.unfolded = [];
+    }
     return;
   }
-  const fold = foldOf(rows, folds, stream);
-  // An invocation whose opening this view never saw, or one already closed (a late resolution).
+  // An invocation closed earlier in the page takes nothing more (a late resolution).
+  if (held !== undefined) {
+    if (!held.closed) held.unfolded.push(recorded);
+    return;
+  }
+  const fold = rows.fold(stream);
+  // An invocation whose opening this view never saw, or one already closed.
   if (fold === undefined) return;
-  const event = interruptedEventOf(recorded, fold.recovery, invocationId);
-  if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
-  fold.revision = revision;
+  page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [recorded], closed: false });
 };
 
-/** Writes each fold touched during the page to its row. */
+/** Folds the events the page kept for an invocation still open. */
+const folded = (held: PageInvocation): OpenInvocationFold => {
+  const fold = held.fold;
+  const events = held.unfolded;
+  for (let i = 0; i < events.length; i++) {
+    const recorded = events[i]!;
+    const event = interruptedEventOf(recorded, fold.recovery, held.invocationId);
+    if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
+    fold.revision = Number(recorded.revision);
+  }
+  held.unfolded = [];
+  return fold;
+};
+
+/** Writes what the page did to each invocation it touched: a row opened, a fold moved on, a row closed. */
 const endPage = (views: OpenInvocationsViews): void => {
   const rows = views.openInvocations;
-  const folds = pageFolds.take(rows);
-  if (folds === undefined) return;
-  for (const [stream, fold] of folds) rows.updateFold(stream, fold);
+  const page = pageInvocations.take(rows);
+  if (page === undefined) return;
+  for (const [stream, held] of page) {
+    if (held.closed) rows.close(stream);
+    else if (held.opened !== undefined) rows.open(openedRow(held.opened, folded(held)), held.position);
+    else rows.updateFold(stream, folded(held));
+  }
 };
+
+/** The row of an invocation the page opened, with the fold the page left it at. */
+const openedRow = (opened: OpenInvocationRow, fold: OpenInvocationFold): OpenInvocationRow => ({
+  invocation_action_instance_id: opened.invocation_action_instance_id,
+  stream: opened.stream,
+  participant_address: opened.participant_address,
+  episode_id: opened.episode_id,
+  opened_at: opened.opened_at,
+  recovery: fold.recovery,
+  revision: fold.revision,
+});
 
 export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
   name: 'open-invocations',
@@ -94,13 +136,13 @@ export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
     views.openInvocations.setup();
   },
   reset(views) {
-    pageFolds.forget(views.openInvocations);
+    pageInvocations.forget(views.openInvocations);
     views.openInvocations.reset();
   },
   apply,
   endPage,
   discardPending() {
-    pageFolds.clear();
+    pageInvocations.clear();
   },
 };
 

@@ -54,8 +54,11 @@ type PageRow = { readonly row: OperationRow; readonly stored: boolean };
  */
 const pageRows = new PageMemory<PageRow>();
 
-/** Finds the row (in the page, then in the views, or starts one) and lets `change` edit it. */
-const upsert = (rows: OperationsWrites, episodeId: string, operationId: string, kind: OperationKind, at: string, change: (row: OperationRow) => void): void => {
+/**
+ * The operation's row for the page to edit: from the page, then from the views, or a new one; its
+ * submission and update times already moved to take in `at`.
+ */
+const rowOf = (rows: OperationsWrites, episodeId: string, operationId: string, kind: OperationKind, at: string): OperationRow => {
   const page = pageRows.of(rows);
   // An episode id has no '/', so the key names one (episode, operation) pair.
   const key = `${episodeId}/${operationId}`;
@@ -66,9 +69,9 @@ const upsert = (rows: OperationsWrites, episodeId: string, operationId: string, 
     page.set(key, held);
   }
   const row = held.row;
-  change(row);
   if (at > row.updated_at) row.updated_at = at;
   if (at < row.submitted_at) row.submitted_at = at;
+  return row;
 };
 
 /** Writes back what the page changed, inside the page's transaction. */
@@ -92,49 +95,49 @@ const applyInvocationEvent = (views: OperationsWrites, recorded: RecordedEvent):
   const episodeId = episodeOfStream(recorded.stream);
   if (episodeId === undefined) return true;
   switch (event.type) {
-    case 'InvocationOpened':
-      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
-        row.participant_address = event.port_values.participant_address;
-        row.action_contract_address = event.outer_action.action_contract_address;
-        advance(row, 'opened');
-      });
+    case 'InvocationOpened': {
+      const row = rowOf(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at);
+      row.participant_address = event.port_values.participant_address;
+      row.action_contract_address = event.outer_action.action_contract_address;
+      advance(row, 'opened');
       break;
+    }
     case 'InvocationActivated':
-      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => advance(row, 'dispatched'));
+      advance(rowOf(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at), 'dispatched');
       break;
-    case 'InvocationClosed':
-      upsert(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at, (row) => {
-        advance(row, 'settled');
-        row.settlement = event.outcome;
-        row.settlement_reason = event.outcome === 'invalid_result' ? event.reason : event.recovered ? 'recovered after a restart' : null;
-      });
+    case 'InvocationClosed': {
+      const row = rowOf(views, episodeId, event.invocation_action_instance_id, 'outer_action', event.at);
+      advance(row, 'settled');
+      row.settlement = event.outcome;
+      row.settlement_reason = event.outcome === 'invalid_result' ? event.reason : event.recovered ? 'recovered after a restart' : null;
       break;
-    case 'ToolActionAdmitted':
-      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
-        row.parent_operation_id = event.invocation_action_instance_id;
-        row.participant_address = event.request.participant_address;
-        row.action_contract_address = event.request.action_contract_address;
-        row.tool_call_id = event.tool_call_id;
-        row.admission_ordinal = event.admission_ordinal;
-      });
+    }
+    case 'ToolActionAdmitted': {
+      const row = rowOf(views, episodeId, event.action_instance_id, 'tool_action', event.at);
+      row.parent_operation_id = event.invocation_action_instance_id;
+      row.participant_address = event.request.participant_address;
+      row.action_contract_address = event.request.action_contract_address;
+      row.tool_call_id = event.tool_call_id;
+      row.admission_ordinal = event.admission_ordinal;
       break;
+    }
     case 'ToolActionDispatched':
-      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => advance(row, 'dispatched'));
+      advance(rowOf(views, episodeId, event.action_instance_id, 'tool_action', event.at), 'dispatched');
       break;
-    case 'ToolActionSettled':
-      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
-        advance(row, 'settled');
-        row.settlement = event.settlement;
-        row.settlement_reason = event.settlement === 'completed' ? null : event.reason;
-      });
+    case 'ToolActionSettled': {
+      const row = rowOf(views, episodeId, event.action_instance_id, 'tool_action', event.at);
+      advance(row, 'settled');
+      row.settlement = event.settlement;
+      row.settlement_reason = event.settlement === 'completed' ? null : event.reason;
       break;
-    case 'ToolActionResolved':
-      upsert(views, episodeId, event.action_instance_id, 'tool_action', event.at, (row) => {
-        row.resolution_effect = event.effect;
-        row.resolution_evidence_ref = event.evidence_ref;
-        row.resolved_at = event.at;
-      });
+    }
+    case 'ToolActionResolved': {
+      const row = rowOf(views, episodeId, event.action_instance_id, 'tool_action', event.at);
+      row.resolution_effect = event.effect;
+      row.resolution_evidence_ref = event.evidence_ref;
+      row.resolved_at = event.at;
       break;
+    }
   }
   return true;
 };
@@ -145,14 +148,11 @@ const applySchedulerEvent = (views: OperationsWrites, recorded: RecordedEvent): 
   const episodeId = episodeOfStream(recorded.stream);
   if (episodeId === undefined) return;
   if (event.type === 'AttemptStarted') {
-    upsert(views, episodeId, event.action_instance_id, 'outer_action', event.at, (row) => {
-      row.participant_address = event.participant_address;
-      row.action_contract_address = event.action_contract_address;
-    });
+    const row = rowOf(views, episodeId, event.action_instance_id, 'outer_action', event.at);
+    row.participant_address = event.participant_address;
+    row.action_contract_address = event.action_contract_address;
   } else if (event.type === 'AttemptFinished') {
-    upsert(views, episodeId, event.action_instance_id, 'outer_action', event.at, (row) => {
-      row.attempt_outcome = event.outcome;
-    });
+    rowOf(views, episodeId, event.action_instance_id, 'outer_action', event.at).attempt_outcome = event.outcome;
   }
 };
 

@@ -57,12 +57,12 @@ const buildHistory = async (store: EventStore): Promise<void> => {
 };
 
 describe.each(STORES)('catching every followed view up on the %s store', (_name, makeStore) => {
-  it('leaves the same rows whatever the page size: one event per page, pages splitting aggregates, one page for all', async () => {
+  it('leaves the same rows whatever the page and read sizes: one event per page, pages splitting aggregates, one page for all', async () => {
     const store = makeStore();
     await buildHistory(store);
-    const caughtUp = async (pageSize: number): Promise<Record<string, unknown[]>> => {
+    const caughtUp = async (pageSize: number, readSize?: number): Promise<Record<string, unknown[]>> => {
       const views = openViews();
-      const runner = new ProjectionRunner({ store, views, projections: FOLLOWED_PROJECTIONS, pageSize });
+      const runner = new ProjectionRunner({ store, views, projections: FOLLOWED_PROJECTIONS, pageSize, ...(readSize === undefined ? {} : { readSize }) });
       const result = await runner.catchUp();
       expect(result.kind).toBe('caught_up');
       return viewRows(views.database);
@@ -72,6 +72,9 @@ describe.each(STORES)('catching every followed view up on the %s store', (_name,
     expect(perEvent['operations']?.length).toBeGreaterThan(0);
     expect(perEvent['open_invocations']).toHaveLength(1);
     expect(await caughtUp(7)).toEqual(perEvent);
+    // Pages read from the store a few events at a time, and one page for all read in small reads.
+    expect(await caughtUp(7, 2)).toEqual(perEvent);
     expect(await caughtUp(1000)).toEqual(perEvent);
+    expect(await caughtUp(1000, 5)).toEqual(perEvent);
   });
 });

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RecordedEvent } from '../../domain/ports/event-store';
+import type { ReadAllOptions, RecordedEvent } from '../../domain/ports/event-store';
 import type { ViewsPort } from '../../domain/ports/views';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +98,40 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     expect(positions(views)).toEqual(allPositions(22));
     expect(await resumed.catchUp()).toEqual({ kind: 'caught_up', position: 22n, applied: 0 });
     expect(resumed.checkpointOf('seen')).toBe(22n);
+    await store.close();
+  });
+
+  it('applies a page read from the store in several reads in one transaction, all or nothing', async () => {
+    const store = makeStore();
+    const views = openSeenViews();
+    await runReturningInvocation(store, participant('prober'), 1); // 11 events
+    const readSizes: number[] = [];
+    const counted = new Proxy(store, {
+      get(target, key) {
+        if (key === 'readAll') {
+          return async (options: ReadAllOptions) => {
+            const read = await target.readAll(options);
+            if (read.kind === 'read') readSizes.push(read.events.length);
+            return read;
+          };
+        }
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runner = new ProjectionRunner({ store: counted, views, projections: [seenPositions()], pageSize: 5, readSize: 2 });
+    const progress: number[] = [];
+    expect(await runner.catchUp((p) => progress.push(p.applied))).toEqual({ kind: 'caught_up', position: 11n, applied: 11 });
+    expect(progress).toEqual([5, 10, 11]);
+    expect(readSizes).toEqual([2, 2, 1, 2, 2, 1, 1]);
+    expect(positions(views)).toEqual(allPositions(11));
+
+    const failing = openSeenViews();
+    // The page holding 6..10 is read as 6..7, 8..9 and 10; the event at 9 fails it whole.
+    const broken = new ProjectionRunner({ store, views: failing, projections: [seenPositions('seen', 1, 9n)], pageSize: 5, readSize: 2 });
+    expect(await broken.catchUp()).toEqual(expect.objectContaining({ kind: 'projection_failed', position: 9n }));
+    expect(positions(failing)).toEqual([1, 2, 3, 4, 5]);
+    expect(broken.checkpointOf('seen')).toBe(5n);
     await store.close();
   });
 
