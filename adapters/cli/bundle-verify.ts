@@ -2,7 +2,19 @@ import { createHash, verify, type KeyObject } from 'node:crypto';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
-import { BUNDLE_FORMAT, BundleEventCheck, CONTENT_MEMBERS, type BundleEvent, type BundleFindingCode, type BundleSignature, type ChainHead } from '../../domain/integrity/bundle';
+import {
+  BUNDLE_FORMAT,
+  BundleEventCheck,
+  CONTENT_BEFORE_HISTORY,
+  CONTENT_END,
+  CONTENT_MEMBERS,
+  contentEventSeparator,
+  contentTextBeforeEvents,
+  type BundleEvent,
+  type BundleFindingCode,
+  type BundleSignature,
+  type ChainHead,
+} from '../../domain/integrity/bundle';
 import { describeValidationErrors } from '../../domain/invocation/decode-errors';
 import type { JsonValue } from '../../domain/ports/event-store';
 import { historyValidators, schemaError } from './bundle-schemas';
@@ -122,13 +134,14 @@ export const verifyBundle = (fd: number, size: number, publicKey: KeyObject): Bu
     const history = membersOf(fd, top.get('history')!, 'history');
     for (const kind of SECTION_KINDS) if (!history.has(JSON_SECTIONS[kind])) throw notBundle(`history has no member ${JSON_SECTIONS[kind]}`);
 
-    // The content's canonical JSON, its members in the order of their names (CONTENT_MEMBERS).
-    digest.update(`{"bundle_format":${jsonString(format)},"chain_heads":${canonicalJson(headsValue as JsonValue)},"created_at":${jsonString(createdAt)},"events":[`, 'utf8');
+    // The content's canonical JSON, as export --bundle writes it (CONTENT_MEMBERS in order).
+    digest.update(contentTextBeforeEvents(format, headsValue as JsonValue, createdAt), 'utf8');
     eachElement(fd, top.get('events')!, 'events', (value, index) => {
       check.add(decoded(EventCodec, value, `events[${index}]`) as BundleEvent);
-      digest.update(`${index === 0 ? '' : ','}${canonicalJson(value as JsonValue)}`, 'utf8');
+      digest.update(`${contentEventSeparator(index)}${canonicalJson(value as JsonValue)}`, 'utf8');
     });
-    digest.update('],"history":{', 'utf8');
+    // The history's canonical JSON, an object whose members are taken in the order of their names.
+    digest.update(`${CONTENT_BEFORE_HISTORY}{`, 'utf8');
     const validators = historyValidators();
     // Each document's first schema error as its finding, for each kind.
     const sections = new Map<string, { readonly kind: ExportKind; readonly finding: (value: unknown, index: number) => string | undefined }>([
@@ -151,7 +164,7 @@ export const verifyBundle = (fd: number, size: number, publicKey: KeyObject): Bu
       });
       digest.update(']', 'utf8');
     });
-    digest.update('}}', 'utf8');
+    digest.update(`}${CONTENT_END}`, 'utf8');
   } catch (error) {
     if (error instanceof Malformed) return failed('bundle_malformed', error.message);
     throw error;

@@ -1,6 +1,15 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
-import { BUNDLE_FORMAT, ChainHeadTracker, type BundleEvent, type BundleSignature } from '../../domain/integrity/bundle';
+import {
+  BUNDLE_FORMAT,
+  ChainHeadTracker,
+  CONTENT_BEFORE_HISTORY,
+  CONTENT_END,
+  contentEventSeparator,
+  contentTextBeforeEvents,
+  type BundleEvent,
+  type BundleSignature,
+} from '../../domain/integrity/bundle';
 import type { JsonValue, RecordedEvent } from '../../domain/ports/event-store';
 import { fail, type Built } from './engine';
 import { EXIT_INVALID } from './io';
@@ -87,24 +96,23 @@ export const writeBundle = async (
       digest.update(text, 'utf8');
       await sink.write(text);
     };
-    await content(
-      `{"bundle_format":${jsonString(BUNDLE_FORMAT)},"chain_heads":${canonicalJson(heads.list() as unknown as JsonValue)},"created_at":${jsonString(createdAt)},"events":[`,
-    );
+    await content(contentTextBeforeEvents(BUNDLE_FORMAT, heads.list() as unknown as JsonValue, createdAt));
     let written = 0;
     // The events the heads were taken over: one appended since (the store is live) is left out.
     const eventsRead = headsRead.value === undefined ? undefined : await forEachPage(workspace, headsRead.value, async (page) => {
       let text = '';
       for (const event of page) {
-        text += `${written === 0 ? '' : ','}${canonicalJson(event as unknown as JsonValue)}`;
+        text += `${contentEventSeparator(written)}${canonicalJson(event as unknown as JsonValue)}`;
         written += 1;
       }
       await content(text);
       if (onProgress !== undefined && (written % 100_000 < PAGE || written === counted)) onProgress(`export: stored events ${written}/${counted}`);
     });
     if (eventsRead !== undefined && !eventsRead.ok) return eventsRead;
-    await content('],"history":');
+    await content(CONTENT_BEFORE_HISTORY);
     for (const chunk of history.chunks()) await content(chunk);
-    digest.update('}', 'utf8');
+    // The signature's members follow in the file, inside the same object: the content's own end is only digested.
+    digest.update(CONTENT_END, 'utf8');
 
     const contentDigest = `sha256:${digest.digest('hex')}`;
     const signature: BundleSignature = { algorithm: 'ed25519', public_key_sha256: publicKeySha256(publicKey), value: sign(null, Buffer.from(contentDigest, 'utf8'), key).toString('base64') };

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../ports/event-store';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, jsonString } from './canonical-json';
 import { linkOf } from './chain';
 import { IntegrityVerifier, type IntegrityFinding } from './verify';
 
@@ -55,6 +55,22 @@ export interface Bundle extends BundleContent {
 
 /** The members of a bundle's content in the order canonical JSON writes them (their names sorted). */
 export const CONTENT_MEMBERS = ['bundle_format', 'chain_heads', 'created_at', 'events', 'history'] as const;
+
+/**
+ * The content's canonical JSON written a piece at a time, as `export --bundle` writes it and `verify`
+ * digests it: the text up to its first event, each event's text after `contentEventSeparator`, the text
+ * between the last event and the history's canonical JSON, then CONTENT_END. Together they are exactly
+ * the text `contentDigest` hashes.
+ */
+export const contentTextBeforeEvents = (bundleFormat: string, chainHeads: JsonValue, createdAt: string): string =>
+  `{"bundle_format":${jsonString(bundleFormat)},"chain_heads":${canonicalJson(chainHeads)},"created_at":${jsonString(createdAt)},"events":[`;
+
+/** What goes before the event at `index` (0-based): a comma after the first. */
+export const contentEventSeparator = (index: number): string => (index === 0 ? '' : ',');
+
+export const CONTENT_BEFORE_HISTORY = '],"history":';
+
+export const CONTENT_END = '}';
 
 /** The digest rule over content held whole; `export --bundle` and `verify` take the same digest a piece at a time. */
 export const contentDigest = (content: BundleContent): string => {
