@@ -3,6 +3,9 @@ import type { EventToAppend, ExpectedRevision } from '../../../domain/ports/even
 import { AppendBatchWriter, type AppendRequest } from './append-batch';
 import { settleAppends, toAppendRequest, type PendingAppend } from './append-queue';
 
+/** How a lone commit ended: committed (its appends settled), or nothing written (another connection held the lock, or this one could not be used). */
+export type LoneCommit = { readonly kind: 'committed'; readonly written: boolean } | { readonly kind: 'unwritten'; readonly appends: readonly HeldAppend[] };
+
 /** An append waiting for its commit, with its events. */
 export type HeldAppend = PendingAppend & { readonly events: readonly EventToAppend[] };
 
@@ -28,10 +31,11 @@ export class CallingThreadCommit {
   }
 
   /**
-   * Commits the appends and settles each; returns those left unwritten because another connection held
-   * the write lock (empty when every append was settled). True in `written` when any was appended.
+   * Commits the appends and settles each (`written` when any was appended), or settles none of them when
+   * nothing was written: `unwritten`, with those still to write (those whose events
+   * cannot be stored are settled with their failure either way).
    */
-  write(appends: readonly HeldAppend[]): { readonly locked: readonly HeldAppend[]; readonly written: boolean } {
+  write(appends: readonly HeldAppend[]): LoneCommit {
     const held: HeldAppend[] = [];
     const requests: AppendRequest[] = [];
     for (const append of appends) {
@@ -42,12 +46,12 @@ export class CallingThreadCommit {
         requests.push(request);
       }
     }
-    if (requests.length === 0) return { locked: [], written: false };
+    if (requests.length === 0) return { kind: 'committed', written: false };
     try {
       this.noWait.run();
     } catch {
       // This connection cannot be used now: nothing was written, and the writer thread has its own.
-      return { locked: held, written: false };
+      return { kind: 'unwritten', appends: held };
     }
     let outcomes;
     try {
@@ -58,8 +62,8 @@ export class CallingThreadCommit {
     }
     const first = outcomes[0];
     // BEGIN IMMEDIATE found the lock taken: the transaction never started, so nothing was written.
-    if (first !== undefined && first.kind === 'storage_failure' && isLocked(first.reason)) return { locked: held, written: false };
-    return { locked: [], written: settleAppends(held, outcomes) };
+    if (first !== undefined && first.kind === 'storage_failure' && isLocked(first.reason)) return { kind: 'unwritten', appends: held };
+    return { kind: 'committed', written: settleAppends(held, outcomes) };
   }
 
   /** The connection's busy timeout back for its reads; left at 0 if that fails, a read meeting a lock only fails sooner. */

@@ -113,13 +113,15 @@ export class WorkerWriter implements AppendWriter {
       for (const append of batch) append.resolve(storageFailure(this.unavailable));
       return;
     }
-    const { locked, written } = this.options.lone!.write(batch);
-    for (const append of locked) void this.queued(append.stream, append.events, append.expectedRevision).then(append.resolve);
-    if (locked.length === batch.length) return;
+    const commit = this.options.lone!.write(batch);
+    if (commit.kind === 'unwritten') {
+      for (const append of commit.appends) void this.queued(append.stream, append.events, append.expectedRevision).then(append.resolve);
+      return;
+    }
     this.outstandingAtLastCommit = batch.length;
     if (this.loneStreamThisTurn === undefined) setImmediate(() => (this.loneStreamThisTurn = undefined));
     this.loneStreamThisTurn = batch[0]!.stream;
-    if (written) this.options.onCommitted();
+    if (commit.written) this.options.onCommitted();
   }
 
   private queued(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
