@@ -17,6 +17,7 @@ import type {
 import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
 import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfTexts, linkMetadataJson, linkOf, previousDigestText, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
+import { RecentMap } from '../../domain/recent-map';
 import { HistorySealer, type Sealed } from './history-sealer';
 import type { OpenedEventStore, TailRead } from './store-tail';
 
@@ -47,7 +48,7 @@ type StreamEnd = { readonly revision: bigint; readonly digest: string | null };
  */
 type Head = { revision: number; digest: string; readonly streamText: string };
 
-/** Streams whose heads are kept; beyond it the oldest is forgotten (a miss only costs one read). */
+/** Streams whose heads are kept; beyond it the least recently appended to are forgotten (a miss only costs one read). */
 const MAX_CACHED_HEADS = 20_000;
 /** Rounds of resolving `any` or `stream_exists` while other writers keep moving the stream. */
 const MAX_RESOLVE_ROUNDS = 8;
@@ -91,7 +92,7 @@ const canonicalDataOf = (event: EventToAppend): string =>
   event.dataJsonCanonical === true && event.dataJson !== undefined ? event.dataJson : canonicalJson(event.data);
 
 export class ChainedEventStore implements OpenedEventStore {
-  private readonly heads = new Map<string, Head>();
+  private readonly heads = new RecentMap<string, Head>(MAX_CACHED_HEADS);
   private readonly sealer: HistorySealer;
   /** Events appended since the last seal began. */
   private unsealed = 0;
@@ -297,17 +298,14 @@ export class ChainedEventStore implements OpenedEventStore {
 
   private remember(stream: string, revision: number, digest: string, streamText: string): void {
     const cached = this.heads.get(stream);
-    if (cached !== undefined) {
-      // Appends that settle out of order: a later revision is never replaced by an earlier one. A known
-      // stream keeps its place in the map: the oldest forgotten first is the oldest stream, not the
-      // least recently written, which saves a delete and an insert on every append.
-      if (cached.revision < revision) {
-        cached.revision = revision;
-        cached.digest = digest;
-      }
+    if (cached === undefined) {
+      this.heads.set(stream, { revision, digest, streamText });
       return;
     }
-    if (this.heads.size >= MAX_CACHED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
-    this.heads.set(stream, { revision, digest, streamText });
+    // Appends that settle out of order: a later revision is never replaced by an earlier one.
+    if (cached.revision < revision) {
+      cached.revision = revision;
+      cached.digest = digest;
+    }
   }
 }

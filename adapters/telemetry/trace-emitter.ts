@@ -1,6 +1,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Counter, type Histogram, type Span, type SpanContext } from '@opentelemetry/api';
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { ToolCallRefused } from '../../domain/application/port-refusals';
+import { RecentMap } from '../../domain/recent-map';
 import { asInvocationEvent } from '../../domain/stored-events';
 import { invocationStream, parseInvocationStream } from '../../domain/streams';
 import type { InvocationClosed, InvocationOpened, ToolActionAdmitted, ToolActionResolved, ToolActionSettled } from '../../domain/invocation/events';
@@ -57,7 +58,7 @@ export interface TraceEmitter {
 /** Which invocations to send (default all): an export narrowed to an episode or a participant. */
 export type InvocationFilter = (opened: InvocationOpened) => boolean;
 
-/** How many sent invocations a late refusal can still find the trace of. */
+/** How many sent invocations a late refusal can still find the trace of, at least. */
 const RECENT_SENT = 1024;
 
 const REFUSED_EVENT = 'raes.tool_call.refused';
@@ -73,7 +74,7 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
   const excluded = new Set<string>();
   let sent = 0;
   let closedIds: string[] = [];
-  const recentSent = new Map<string, Context>();
+  const recentSent = new RecentMap<string, Context>(2 * RECENT_SENT);
   // Kept until resolved: an indeterminate action stops its participant, so there are few.
   const unresolved = new Map<string, SentIndeterminate>();
   const actionsBySettlement: Counter = pipeline.meter.createCounter('raes.tool_actions', { description: 'Tool actions by settlement', unit: '{action}' });
@@ -127,7 +128,6 @@ export const createTraceEmitter = (pipeline: Pick<TelemetryPipeline, 'tracer' | 
 
   const remember = (invocationId: string, context: Context): void => {
     recentSent.set(invocationId, context);
-    if (recentSent.size > RECENT_SENT) recentSent.delete(recentSent.keys().next().value as string);
   };
 
   const emitInvocation = (record: OpenInvocationRecord, closed: InvocationClosed): void => {
