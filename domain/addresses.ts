@@ -37,6 +37,9 @@ export const observationPoint = (clock: string, segment: number, tick: number): 
 export const actorProvenance = (implementationName: string, version: string): string =>
   `participant-implementation:${implementationName}@${version}`;
 
+/** What every tool action id admitted by the invocation starts with (the operations view finds them by it). */
+export const toolActionInstanceIdPrefix = (invocationActionInstanceId: string): string => `${invocationActionInstanceId}:tool=`;
+
 /** Admitted tool action ids are deterministic: `<invocation action instance id>:tool=<ordinal>`. */
 export const toolActionInstanceId = (invocationActionInstanceId: string, admissionOrdinal: number): string =>
-  `${invocationActionInstanceId}:tool=${admissionOrdinal}`;
+  `${toolActionInstanceIdPrefix(invocationActionInstanceId)}${admissionOrdinal}`;

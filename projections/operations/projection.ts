@@ -158,8 +158,8 @@ const applySchedulerEvent = (views: OperationsWrites, recorded: RecordedEvent): 
 
 export const operationsProjection: Projection<OperationsViews> = {
   name: 'operations',
-  // 2: keyed by episode and operation id.
-  version: 2,
+  // 2: keyed by episode and operation id. 3: no index by parent (children are a range of the key).
+  version: 3,
   setup(views) {
     views.operations.setup();
   },

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { toolActionInstanceIdPrefix } from '../../../domain/addresses';
 import type { OperationRow, OperationsReads, OperationsWrites } from '../../../projections/operations/view';
 import { tableExists } from './table-exists';
 
@@ -36,13 +37,16 @@ const valuesOf = (row: OperationRow, order: readonly (keyof OperationRow)[]): un
   return values;
 };
 
+/** The first text after every text that starts with `prefix` (its last character, one code point on). */
+const pastPrefix = (prefix: string): string => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
 type Statements = {
   readonly select: Statement<[string, string]>;
   readonly insert: Statement<unknown[]>;
   readonly update: Statement<unknown[]>;
 };
 
-/** The operations table of the SQLite views database: one row per episode and operation, its children by parent. */
+/** The operations table of the SQLite views database: one row per episode and operation, keyed by both. */
 export class SqliteOperations implements OperationsWrites, OperationsReads {
   /** Prepared on first use after setup; dropped with the table on reset. */
   private prepared: Statements | undefined;
@@ -71,7 +75,6 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
         resolved_at TEXT,
         PRIMARY KEY (episode_id, operation_id)
       );
-      CREATE INDEX IF NOT EXISTS ${TABLE}_by_parent ON ${TABLE} (episode_id, parent_operation_id, admission_ordinal);
     `);
   }
 
@@ -97,11 +100,18 @@ export class SqliteOperations implements OperationsWrites, OperationsReads {
     return this.db.prepare(`SELECT * FROM ${TABLE} WHERE episode_id = ? AND operation_id = ?`).get(episodeId, operationId) as OperationRow | undefined;
   }
 
+  /**
+   * A tool action's id starts with its invocation's (domain/addresses.ts), so its children are a range of
+   * the primary key: an index by parent would cost every page's commit as much as the key's own index.
+   */
   children(episodeId: string, parentOperationId: string): readonly OperationRow[] {
     if (!tableExists(this.db, TABLE)) return [];
+    const prefix = toolActionInstanceIdPrefix(parentOperationId);
     return this.db
-      .prepare(`SELECT * FROM ${TABLE} WHERE episode_id = ? AND parent_operation_id = ? ORDER BY admission_ordinal`)
-      .all(episodeId, parentOperationId) as OperationRow[];
+      .prepare(
+        `SELECT * FROM ${TABLE} WHERE episode_id = ? AND operation_id > ? AND operation_id < ? AND parent_operation_id = ? ORDER BY admission_ordinal`,
+      )
+      .all(episodeId, prefix, pastPrefix(prefix), parentOperationId) as OperationRow[];
   }
 
   private statements(): Statements {
