@@ -27,21 +27,26 @@ export interface OpenInvocationsViews {
   readonly openInvocations: OpenInvocationsWrites;
 }
 
+/** An invocation the page opened: its row, written at the page's end with the fold, and the opening's position. */
+type Opening = { readonly row: OpenInvocationRow; readonly position: number };
+
 /**
- * An invocation the page in hand touched: its fold, the events after it not folded yet, its row when
- * the page opened it (written at the page's end, with the fold), and whether the page closed it. The
- * events are folded at the page's end, and only for an invocation still open: one opened and closed
- * within the page is neither folded nor written, only its row deleted (a row the stream may have had
- * is gone either way).
+ * An invocation the page in hand touched: closed by it, or still open with its fold, the events after
+ * it not folded yet, and its opening when the page opened it. The events are folded at the page's end,
+ * and only for an invocation still open: one opened and closed within the page is neither folded nor
+ * written, only its row deleted (a row the stream may have had is gone either way).
  */
-type PageInvocation = {
+type PageInvocation = { readonly kind: 'closed' } | OpenInPage;
+
+type OpenInPage = {
+  readonly kind: 'open';
   readonly invocationId: string;
-  readonly opened: OpenInvocationRow | undefined;
-  readonly position: number;
+  readonly opening: Opening | undefined;
   readonly fold: OpenInvocationFold;
-  unfolded: RecordedEvent[];
-  closed: boolean;
+  readonly unfolded: RecordedEvent[];
 };
+
+const CLOSED: PageInvocation = { kind: 'closed' };
 
 /** Per views, the invocations touched during the page in hand, by stream. */
 const pageInvocations = new PageMemory<PageInvocation>();
@@ -57,7 +62,7 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
     const opening = recorded.data as unknown as InvocationOpened;
     const recovery = evolveInterrupted(initialInterruptedInvocation(), opening);
     const revision = Number(recorded.revision);
-    const opened: OpenInvocationRow = {
+    const row: OpenInvocationRow = {
       invocation_action_instance_id: opening.invocation_action_instance_id,
       stream,
       participant_address: opening.port_values.participant_address,
@@ -66,33 +71,27 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
       recovery,
       revision,
     };
-    page.set(stream, { invocationId, opened, position: Number(recorded.position), fold: { recovery, revision }, unfolded: [], closed: false });
+    page.set(stream, { kind: 'open', invocationId, opening: { row, position: Number(recorded.position) }, fold: { recovery, revision }, unfolded: [] });
+    return;
+  }
+  if (recorded.type === 'InvocationClosed') {
+    page.set(stream, CLOSED);
     return;
   }
   const held = page.get(stream);
-  if (recorded.type === 'InvocationClosed') {
-    if (held === undefined) {
-      const fold = { recovery: initialInterruptedInvocation(), revision: Number(recorded.revision) };
-      page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [], closed: true });
-    } else {
-      held.closed = true;
-      held.unfolded = [];
-    }
-    return;
-  }
   // An invocation closed earlier in the page takes nothing more (a late resolution).
   if (held !== undefined) {
-    if (!held.closed) held.unfolded.push(recorded);
+    if (held.kind === 'open') held.unfolded.push(recorded);
     return;
   }
   const fold = rows.fold(stream);
   // An invocation whose opening this view never saw, or one already closed.
   if (fold === undefined) return;
-  page.set(stream, { invocationId, opened: undefined, position: 0, fold, unfolded: [recorded], closed: false });
+  page.set(stream, { kind: 'open', invocationId, opening: undefined, fold, unfolded: [recorded] });
 };
 
 /** Folds the events the page kept for an invocation still open. */
-const folded = (held: PageInvocation): OpenInvocationFold => {
+const folded = (held: OpenInPage): OpenInvocationFold => {
   const fold = held.fold;
   const events = held.unfolded;
   for (let i = 0; i < events.length; i++) {
@@ -101,7 +100,6 @@ const folded = (held: PageInvocation): OpenInvocationFold => {
     if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
     fold.revision = Number(recorded.revision);
   }
-  held.unfolded = [];
   return fold;
 };
 
@@ -111,8 +109,8 @@ const endPage = (views: OpenInvocationsViews): void => {
   const page = pageInvocations.take(rows);
   if (page === undefined) return;
   for (const [stream, held] of page) {
-    if (held.closed) rows.close(stream);
-    else if (held.opened !== undefined) rows.open(openedRow(held.opened, folded(held)), held.position);
+    if (held.kind === 'closed') rows.close(stream);
+    else if (held.opening !== undefined) rows.open(openedRow(held.opening.row, folded(held)), held.opening.position);
     else rows.updateFold(stream, folded(held));
   }
 };
