@@ -5,7 +5,8 @@
  *   S <invocation id>          an invocation this engine runs (its attempt is durable)
  *   D <action id>              a tool call's dispatch acknowledged
  *   C <action id>              its completion acknowledged
- * Usage: lease-engine-child.ts <postgres url> <owner> <claimed participants, comma-separated> <lease ms>
+ *   H <action id>              a dispatched call whose tool never answers (from the <hold from>th dispatch on)
+ * Usage: lease-engine-child.ts <postgres url> <owner> <claimed participants, comma-separated> <lease ms> [hold from]
  * SIGTERM stops it cleanly (attempts end, leases are released).
  */
 import { HarnessRuntime, ParticipantLeases, RuntimeManager } from '../../../../domain/application';
@@ -14,7 +15,7 @@ import { LeaseKeeper } from '../../../../adapters/engine/lease-keeper';
 import { PORTAL_CLIENT, probeResult } from '../../../../examples/harness/scripted-harness';
 import { compiledScenario, manifest } from '../../../domain/application/support/world';
 
-const [url, owner, claimed, leaseMs] = process.argv.slice(2);
+const [url, owner, claimed, leaseMs, holdFrom] = process.argv.slice(2);
 if (url === undefined || owner === undefined || claimed === undefined || leaseMs === undefined) {
   throw new Error('usage: lease-engine-child.ts <postgres url> <owner> <claimed participants> <lease ms>');
 }
@@ -22,6 +23,9 @@ if (url === undefined || owner === undefined || claimed === undefined || leaseMs
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+
+/** Dispatches acknowledged so far: from the `holdFrom`th on, the tool never answers. */
+let dispatches = 0;
 
 const main = async (): Promise<void> => {
   const store = openPostgresEventStore({ connectionString: url });
@@ -57,6 +61,11 @@ const main = async (): Promise<void> => {
       if (!answer.admitted || !answer.accepted) return probeResult(request, []);
       const id = answer.action_instance_id;
       say(`D ${id}`);
+      dispatches += 1;
+      if (holdFrom !== undefined && dispatches >= Number(holdFrom)) {
+        say(`H ${id}`);
+        await new Promise(() => undefined);
+      }
       // The tool runs a while: a kill lands between dispatch and outcome.
       await new Promise((resolve) => setTimeout(resolve, 150));
       const completed = await port!.complete(id, {
