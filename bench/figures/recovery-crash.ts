@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import BetterSqlite3 from 'better-sqlite3';
 import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { openInvocationsIndex } from '../../adapters/views/open-invocations-index';
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
-import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, openBenchStore, openBenchViews, steppingClock } from '../support/world';
 import { admitAndDispatch, admitRequest, completeCall, outerResult } from './port-world';
 
 /**
@@ -26,7 +25,7 @@ const REACHED = 'interrupted\n';
 
 const runUntilInterrupted = async (eventsPath: string, viewsPath: string, open: number): Promise<void> => {
   const store = openBenchStore(eventsPath);
-  const database = new BetterSqlite3(viewsPath);
+  const database = openBenchViews(viewsPath);
   const live = new ProjectionRunner({ store, views: sqliteViews(database), projections: FOLLOWED_PROJECTIONS });
   let reached = 0;
   const manager = new RuntimeManager({

@@ -13,7 +13,7 @@ import { progress } from '../support/progress';
 import { scaledTargetMs } from '../support/scaled-target';
 import { measureFsyncLatency } from '../support/fsync-baseline';
 import { elapsedMs } from '../support/stats';
-import { benchManifest, benchScenario, openBenchStore, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, openBenchStore, openBenchViews, steppingClock } from '../support/world';
 import { outerResult } from './port-world';
 
 /**
@@ -97,7 +97,7 @@ export const historyFile = async (dir: string, events: number, cache: Map<number
   }
   // A running engine keeps every view following the log: at the crash they were current but for its lag.
   const store = openBenchStore(eventsPath);
-  const views = new BetterSqlite3(viewsPath);
+  const views = openBenchViews(viewsPath);
   const caughtUp = await new ProjectionRunner({ store, views: sqliteViews(views), projections: FOLLOWED_PROJECTIONS }).catchUp();
   if (caughtUp.kind !== 'caught_up') throw new Error(`the history's views did not catch up: ${JSON.stringify(caughtUp)}`);
   views.close();
@@ -127,7 +127,7 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
   progress(`recovery: restarting over ${testCase.history.toLocaleString('en-US')} events of history`);
   const start = process.hrtime.bigint();
   const store = openBenchStore(eventsPath);
-  const views = new BetterSqlite3(viewsPath);
+  const views = openBenchViews(viewsPath);
   const manager = new RuntimeManager({
     compiled,
     manifest,

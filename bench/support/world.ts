@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { loadManifestDocument, type ManifestDocument } from '../../domain/manifest';
 import { loadScenario, type CompiledScenario } from '../../domain/scenario';
+import type { Database } from 'better-sqlite3';
 import { openSqliteEventStore, type SqliteEventStore } from '../../adapters/event-store';
+import { openViewsDatabase } from '../../adapters/views/views-database';
 
 /**
  * The portal-probe example grown to the size a benchmark needs: `agents` participants of the one
@@ -50,6 +52,13 @@ export const benchManifest = (): ManifestDocument => {
 export const openBenchStore = (path: string): SqliteEventStore => {
   const opened = openSqliteEventStore({ path });
   if (opened.kind === 'storage_failure') throw new Error(opened.reason);
+  return opened;
+};
+
+/** The views database as the CLI opens it (WAL, synchronous=NORMAL, its checkpoint interval). */
+export const openBenchViews = (path: string): Database => {
+  const opened = openViewsDatabase(path);
+  if ('kind' in opened) throw new Error(opened.reason);
   return opened;
 };
 
