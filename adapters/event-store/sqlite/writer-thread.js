@@ -9,17 +9,20 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const BetterSqlite3 = require('better-sqlite3');
 const { AppendBatchWriter, decodeAppends, encodeOutcomes } = require('./append-batch');
+const { WalCheckpoints, rowCharacters } = require('./wal-checkpoints');
 
 const describeError = (error) => (error instanceof Error ? error.message : String(error));
 
 let db;
 let writer;
+let checkpoints;
 try {
   db = new BetterSqlite3(workerData.path);
   // The same per-connection settings as prepareConnection in schema.ts; the file is prepared already.
   db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
   db.pragma('synchronous = FULL');
   writer = new AppendBatchWriter(db);
+  checkpoints = new WalCheckpoints(db, workerData.path);
 } catch (error) {
   if (db !== undefined && db.open) db.close();
   db = undefined;
@@ -27,6 +30,7 @@ try {
 }
 
 let queued = [];
+let queuedCharacters = 0;
 let messages = 0;
 let scheduled = false;
 let closing = false;
@@ -36,15 +40,21 @@ const writeQueued = () => {
   if (messages > 0) {
     const appends = queued;
     const count = messages;
+    const characters = queuedCharacters;
     queued = [];
+    queuedCharacters = 0;
     messages = 0;
     const { codes, reasons } = encodeOutcomes(writer.write(appends));
     parentPort.postMessage({ kind: 'written', messages: count, codes, reasons }, [codes.buffer]);
+    checkpoints.committed(characters, 1);
   }
   if (closing) {
-    db.close();
+    const closingDb = db;
     db = undefined;
-    parentPort.postMessage({ kind: 'closed' });
+    void checkpoints.close().then(() => {
+      closingDb.close();
+      parentPort.postMessage({ kind: 'closed' });
+    });
   }
 };
 
@@ -52,6 +62,7 @@ parentPort.on('message', (message) => {
   if (db === undefined) return;
   if (message.kind === 'append') {
     decodeAppends(message.appends, queued);
+    queuedCharacters += rowCharacters(message.appends);
     messages += 1;
   } else if (message.kind === 'close') {
     closing = true;

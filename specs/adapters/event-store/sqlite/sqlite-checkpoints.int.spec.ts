@@ -1,0 +1,72 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { EventToAppend } from '../../../../domain/ports/event-store';
+import { makeTempDir, type TempDir } from '../support/temp-dir';
+import { openSqliteOrThrow } from './open-sqlite';
+
+const MB = 1024 * 1024;
+/** 2 KB of data an event: 40 MB of rows is 20,000 events. */
+const PAYLOAD = 'x'.repeat(2048);
+const event = (id: string): EventToAppend[] => [{ id, type: 'Filled', data: { id, payload: PAYLOAD } }];
+const sizeOf = (path: string): number => statSync(path).size;
+
+/**
+ * The writer thread commits without SQLite's automatic checkpoint: it has the WAL copied into the
+ * database file by a thread of its own and starts the WAL over (wal-checkpoints.js). Without those
+ * checkpoints the WAL would hold every row written while the store is open.
+ */
+describe('sqlite event store checkpoints', () => {
+  let temp: TempDir;
+  let path: string;
+  beforeEach(() => {
+    temp = makeTempDir('sqlite-checkpoints');
+    path = join(temp.path, 'events.sqlite');
+  });
+  afterEach(() => temp.remove());
+
+  it('copies the WAL into the database file while group commits go on, and keeps the WAL bounded', async () => {
+    const store = openSqliteOrThrow(path);
+    const writers = 32;
+    const appendsEach = 625; // 20,000 events, about 40 MB of rows
+    await Promise.all(
+      Array.from({ length: writers }, async (_, writer) => {
+        for (let index = 0; index < appendsEach; index += 1) {
+          const result = await store.append(`stream-${writer}-${index % 8}`, event(`${writer}-${index}`), { expectedRevision: 'any' });
+          if (result.kind !== 'appended') throw new Error(JSON.stringify(result));
+        }
+      }),
+    );
+    const wal = sizeOf(`${path}-wal`);
+    const database = sizeOf(path);
+    // Still open: what the database file holds was copied by checkpoints, not by the close.
+    expect(database).toBeGreaterThan(30 * MB);
+    expect(wal).toBeLessThan(24 * MB);
+    const reader = new BetterSqlite3(path, { readonly: true });
+    expect(reader.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(writers * appendsEach);
+    reader.close();
+    await store.close();
+  });
+
+  it('keeps the WAL bounded under lone appends, committed on the calling thread', async () => {
+    const store = openSqliteOrThrow(path);
+    const appends = 3000; // one at a time, to one stream: each is committed on the calling thread
+    for (let index = 0; index < appends; index += 1) {
+      const result = await store.append('lone', event(`lone-${index}`), { expectedRevision: 'any' });
+      if (result.kind !== 'appended') throw new Error(JSON.stringify(result));
+    }
+    expect(sizeOf(path)).toBeGreaterThan(3 * MB);
+    expect(sizeOf(`${path}-wal`)).toBeLessThan(12 * MB);
+    await store.close();
+  });
+
+  it('leaves no WAL behind when the store closes', async () => {
+    const store = openSqliteOrThrow(path);
+    await Promise.all(Array.from({ length: 200 }, (_, index) => store.append(`s-${index}`, event(`e-${index}`), { expectedRevision: 'no_stream' })));
+    await store.close();
+    const reader = new BetterSqlite3(path, { readonly: true });
+    expect(reader.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(200);
+    reader.close();
+    expect(() => statSync(`${path}-wal`)).toThrow();
+  });
+});
