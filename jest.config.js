@@ -4,7 +4,8 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 const project = (displayName, testMatch) => ({
   displayName,
   testMatch,
-  testEnvironment: 'node',
+  // Node's environment, which also removes the spec file's scratch dirs once it is done.
+  testEnvironment: '<rootDir>/specs/support/scratch-dir-environment.js',
   // nanoid 5 ships ESM only; it is transformed like project code.
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!nanoid/)'],

@@ -195,16 +195,22 @@ export const passOverLog = async (
 
   // Small pages: a page's events are let go before the young generation's collections promote them, which keeps the heap small.
   const runner = new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived?.rest ?? projections, pageSize: 250 });
-  let caught = await runner.catchUpAlong(visit);
+  let caught: CatchUpResult;
   let views: PassViews = workspace.views;
-  if (derived !== undefined) {
-    if (derived.failed) {
-      // A fold that throws is the projection's failure: caught up in the views file, it is reported as the runner reports it.
-      const again = await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived.folded }).catchUp();
-      if (caught.kind === 'caught_up' && again.kind !== 'caught_up') caught = again;
-    } else views = derived.memory;
+  try {
+    caught = await runner.catchUpAlong(visit);
+    if (derived !== undefined) {
+      if (derived.failed) {
+        // A fold that throws is the projection's failure: caught up in the views file, it is reported as the runner reports it.
+        const again = await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived.folded }).catchUp();
+        if (caught.kind === 'caught_up' && again.kind !== 'caught_up') caught = again;
+      } else views = derived.memory;
+    }
+    if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
+  } catch (error) {
+    spool.dispose();
+    throw error;
   }
-  if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
   for (const finding of invocationFindings) findings.push(finding);
   return {
     integrity: verifier.report(),

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { removeTemporaryFoldersOnSignals } from '../files/temporary-folder';
 import { runCli } from './program';
+
+removeTemporaryFoldersOnSignals();
 
 // A reader that stops early (`raes-tools export | head`) closes the pipe: that ends the output, it is no failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

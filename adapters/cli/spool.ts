@@ -1,22 +1,27 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTemporaryFolder, type TemporaryFolder } from '../files/temporary-folder';
 
 /**
  * Text written now and read back once, from a temporary file: a report whose first line depends on
  * what follows it (totals) is written out as it is produced, and memory does not grow with it.
  */
 export class TextSpool {
-  private readonly folder: string;
+  private readonly folder: TemporaryFolder;
   private readonly file: string;
   private readonly fd: number;
   private pending = '';
   private empty = true;
 
   constructor() {
-    this.folder = mkdtempSync(join(tmpdir(), 'raes-tools-'));
-    this.file = join(this.folder, 'spool.txt');
-    this.fd = openSync(this.file, 'w+');
+    this.folder = makeTemporaryFolder('raes-tools-');
+    this.file = join(this.folder.path, 'spool.txt');
+    try {
+      this.fd = openSync(this.file, 'w+');
+    } catch (error) {
+      this.folder.remove();
+      throw error;
+    }
   }
 
   get isEmpty(): boolean {
@@ -66,7 +71,7 @@ export class TextSpool {
     try {
       closeSync(this.fd);
     } finally {
-      rmSync(this.folder, { recursive: true, force: true });
+      this.folder.remove();
     }
   }
 

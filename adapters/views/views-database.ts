@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { StorageFailure } from '../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../domain/ports/storage-failure';
 import { openReadOnlyDatabase } from '../event-store/sqlite/read-only-database';
+import { makeTemporaryFolder } from '../files/temporary-folder';
 
 /** The views live in their own SQLite file, next to the embedded event store by default. */
 export const DEFAULT_VIEWS_PATH = 'esdata/views.sqlite';
@@ -23,8 +23,8 @@ export type ViewsOptions = {
  * the connection removes the folder.
  */
 const temporaryCopy = (path: string): Database => {
-  const folder = mkdtempSync(join(tmpdir(), 'raes-views-'));
-  const copyPath = join(folder, 'views.sqlite');
+  const folder = makeTemporaryFolder('raes-views-');
+  const copyPath = join(folder.path, 'views.sqlite');
   try {
     if (existsSync(path)) {
       const source = openReadOnlyDatabase(path);
@@ -45,12 +45,12 @@ const temporaryCopy = (path: string): Database => {
       try {
         return close();
       } finally {
-        rmSync(folder, { recursive: true, force: true });
+        folder.remove();
       }
     };
     return copy;
   } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
+    folder.remove();
     throw error;
   }
 };

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch-dir';
 
 /**
  * The installable package: `npm pack` (which builds dist/), installed into an empty project, runs its
@@ -31,8 +31,8 @@ const run = (cwd: string, command: string, args: readonly string[]) => {
 };
 
 describe('the package, packed and installed into an empty project', () => {
-  const packDir = mkdtempSync(join(tmpdir(), 'raes-pack-'));
-  const project = mkdtempSync(join(tmpdir(), 'raes-consumer-'));
+  const packDir = scratchDir('pack');
+  const project = scratchDir('consumer');
   let tarball: string;
 
   beforeAll(() => {
@@ -43,11 +43,6 @@ describe('the package, packed and installed into an empty project', () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     const installed = run(project, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball]);
     if (installed.status !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
-  });
-
-  afterAll(() => {
-    rmSync(packDir, { recursive: true, force: true });
-    rmSync(project, { recursive: true, force: true });
   });
 
   it('ships the built JavaScript, its declarations and the writer thread, not the TypeScript sources', () => {

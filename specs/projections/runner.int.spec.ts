@@ -1,12 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import type { ReadAllOptions, RecordedEvent } from '../../domain/ports/event-store';
 import type { ViewsPort } from '../../domain/ports/views';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner, type Projection } from '../../projections/runner';
 import { openViewsDatabase } from '../../adapters/views/views-database';
 import { sqliteViews, type SqliteViews } from '../../adapters/views/sqlite';
+import { scratchDir } from '../support/scratch-dir';
 import { openViews, STORES } from './support/stores';
 import { participant, runReturningInvocation } from './support/world';
 
@@ -137,7 +136,7 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
 
   it('never applies an event twice when two runners share one views database', async () => {
     const store = makeStore();
-    const dir = mkdtempSync(join(tmpdir(), 'views-'));
+    const dir = scratchDir('runner-views');
     const path = join(dir, 'views.sqlite');
     await runReturningInvocation(store, participant('prober'), 1);
     await runReturningInvocation(store, participant('prober'), 2);
@@ -151,7 +150,6 @@ describe.each(STORES)('the projection runner on the %s store', (_name, makeStore
     expect(positions({ database: left! })).toEqual(allPositions(22));
     left!.close();
     right!.close();
-    rmSync(dir, { recursive: true, force: true });
     await store.close();
   });
 

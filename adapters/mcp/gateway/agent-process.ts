@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makeTemporaryFolder } from '../../files/temporary-folder';
 import type { AgentCommand } from './gateway-config';
 import type { GatewayAccess } from './gateway-http-server';
 
@@ -54,10 +54,10 @@ export const mcpConfigurationFor = (access: GatewayAccess, transport: AgentMcpTr
 };
 
 export const runAgent = async (agent: AgentCommand, access: GatewayAccess, invocation: AgentInvocation): Promise<AgentExit> => {
-  const folder = mkdtempSync(join(tmpdir(), 'raes-agent-'));
-  const configPath = join(folder, 'mcp.json');
-  writeFileSync(configPath, `${JSON.stringify(mcpConfigurationFor(access, agent.mcpTransport), null, 2)}\n`, { mode: 0o600 });
+  const folder = makeTemporaryFolder('raes-agent-');
+  const configPath = join(folder.path, 'mcp.json');
   try {
+    writeFileSync(configPath, `${JSON.stringify(mcpConfigurationFor(access, agent.mcpTransport), null, 2)}\n`, { mode: 0o600 });
     const child = spawn(agent.command, agent.args.map((arg) => arg.split(MCP_CONFIG_ARG).join(configPath)), {
       cwd: agent.cwd,
       env: {
@@ -88,6 +88,6 @@ export const runAgent = async (agent: AgentCommand, access: GatewayAccess, invoc
       });
     });
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    folder.remove();
   }
 };

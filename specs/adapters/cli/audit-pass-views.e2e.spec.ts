@@ -81,8 +81,6 @@ const readOnly = async (): Promise<Workspace> => {
   return opened.workspace;
 };
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
 describe("the audit pass's own open invocations and schedulers", () => {
   it('list what the caught-up views list, and are used only while the views file never held them', async () => {
     await writeHistory();

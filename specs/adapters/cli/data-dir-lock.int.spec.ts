@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockDataDir } from '../../../adapters/cli/data-dir-lock';
+import { scratchDir } from '../../support/scratch-dir';
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'raes-tools-lock-'));
+const dir = (): string => scratchDir('data-dir-lock');
 
 /** The pid of a process that has ended. */
 const deadPid = (): number => {

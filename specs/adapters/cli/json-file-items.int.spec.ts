@@ -1,13 +1,12 @@
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { forEachItem } from '../../../adapters/cli/json-file-items';
+import { scratchDir } from '../../support/scratch-dir';
 
 /** A real file read in pieces smaller than its items: each item's bytes come back whole, from anywhere in the file. */
 describe('forEachItem over a file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'raes-tools-json-file-items-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir('json-file-items');
 
   it('hands back every element of a list lying between other bytes, however small the pieces', () => {
     const file = join(dir, 'items.json');

@@ -31,9 +31,19 @@ const makeReadOnly = (dir: string): void => {
   chmodSync(dir, 0o555);
 };
 
+/** Folders writable again, from the outermost in, so that a user other than root can remove them. */
+const makeWritable = (dir: string): void => {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) makeWritable(join(dir, entry.name));
+};
+
+const readOnlyDirs: string[] = [];
+afterAll(() => readOnlyDirs.forEach(makeWritable));
+
 const readOnlyDataDir = (name: string): string => {
   const dataDir = scratchDir(name);
   expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+  readOnlyDirs.push(dataDir);
   makeReadOnly(dataDir);
   return dataDir;
 };
@@ -58,8 +68,14 @@ describe('read-only commands on a read-only data dir', () => {
   });
 
   // The specs run as root, whom file modes do not stop: an unprivileged user shows the folder is truly read-only.
+  // tsx keeps its compiled modules in memory then, not in a cache folder of that user's in the temp dir that nothing removes.
   const asNobody = (args: readonly string[]): ReturnType<typeof spawnSync> =>
-    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: { ...process.env, TSX_DISABLE_CACHE: '1' },
+    });
   const nobodyCanRun = process.getuid?.() === 0 && asNobody(['--help']).status === 0;
   (nobodyCanRun ? it : it.skip)('audit as an unprivileged user on a folder it cannot write works; a writer is refused with the reason', () => {
     const dataDir = readOnlyDataDir('read-only-nobody');

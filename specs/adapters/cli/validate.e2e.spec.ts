@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ENTERPRISE_SCENARIO, PORTAL_PROBE_MANIFEST, PORTAL_PROBE_SCENARIO, Yaml, portalProbeManifest, portalProbeWith } from '../../domain/scenario/scenario-fixtures';
+import { scratchDir } from '../../support/scratch-dir';
 
 const ROOT = join(__dirname, '../../..');
 const BIN = join(ROOT, 'adapters/cli/bin.cjs');
@@ -20,7 +20,7 @@ const cli = (...args: string[]): Run => {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 
-const scratch = mkdtempSync(join(tmpdir(), 'raes-tools-validate-'));
+const scratch = scratchDir('validate');
 const writeScratch = (name: string, text: string): string => {
   const path = join(scratch, name);
   writeFileSync(path, text);

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createEngine, type Engine } from '../../../adapters/engine/create-engine';
 import { HarnessRuntime } from '../../../domain/application';
 import { probeResult } from '../../../examples/harness/scripted-harness';
+import { scratchDir } from '../../support/scratch-dir';
 import { waitFor } from '../event-store/support/wait-for';
 
 /**
@@ -24,12 +23,11 @@ describe('scheduler snapshots of a running engine', () => {
   let release: () => void = () => undefined;
 
   beforeAll(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'raes-live-snapshots-'));
+    dataDir = scratchDir('live-snapshots');
   });
   afterAll(async () => {
     release();
     await engine?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const inFlightOfSnapshots = (): string[] => {

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createEngine, type Engine } from '../../../adapters/engine/create-engine';
 import { HarnessRuntime, toolActionRequestFor } from '../../../domain/application';
 import { PORTAL_CLIENT, probeResult } from '../../../examples/harness/scripted-harness';
 import type { ToolCallOutcome } from '../../../examples/harness/call-tool';
+import { scratchDir } from '../../support/scratch-dir';
 import { waitFor } from '../event-store/support/wait-for';
 
 /**
@@ -62,11 +61,10 @@ describe('live views of a running engine (createEngine on SQLite)', () => {
   };
 
   beforeAll(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'raes-live-views-'));
+    dataDir = scratchDir('live-views');
   });
   afterAll(async () => {
     await engine?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows a closed invocation in the history view, and its operation status, while the engine runs', async () => {
@@ -99,7 +97,7 @@ describe('live views of a running engine (createEngine on SQLite)', () => {
   it('leaves views that resume from their checkpoints after the engine is killed, with no duplicate rows', async () => {
     await engine?.close();
     engine = undefined;
-    const killedDir = mkdtempSync(join(tmpdir(), 'raes-live-views-killed-'));
+    const killedDir = scratchDir('live-views-killed');
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'children/live-views-engine-child.ts'), killedDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -131,7 +129,6 @@ describe('live views of a running engine (createEngine on SQLite)', () => {
       await engine?.close();
       engine = undefined;
       dataDir = saved;
-      rmSync(killedDir, { recursive: true, force: true });
     }
   });
 });

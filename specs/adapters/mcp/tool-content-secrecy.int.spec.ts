@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../../../adapters/event-store';
 import { ALL_PROJECTIONS, ProjectionRunner } from '../../../projections';
 import { openViewsDatabase, sqliteViews } from '../../../adapters/views';
 import { connectStdio, type StdioConnection } from '../../../examples/mcp/connect';
+import { scratchDir } from '../../support/scratch-dir';
 import { FIRST_INVOCATION, openPortalWorld, textOf } from './support/portal-world';
 
 /**
@@ -41,7 +41,7 @@ describe('tool arguments and results', () => {
   const restore: (() => void)[] = [];
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'mcp-secrecy-'));
+    dir = scratchDir('mcp-secrecy');
     logs.length = 0;
     for (const stream of [process.stdout, process.stderr]) {
       const original: Writer = stream.write.bind(stream);
@@ -61,7 +61,6 @@ describe('tool arguments and results', () => {
 
   afterEach(() => {
     for (const undo of restore.splice(0)) undo();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reach the model but no store file, no view and no log', async () => {

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+export { scratchDir } from '../../../support/scratch-dir';
 
 export const ROOT = join(__dirname, '../../../..');
 export const BIN = join(ROOT, 'adapters/cli/bin.cjs');
@@ -66,8 +66,6 @@ export const json = <T = Record<string, unknown>>(run: Run): T => {
     throw new Error(`expected JSON on stdout, got:\n${run.stdout}\nstderr:\n${run.stderr}`);
   }
 };
-
-export const scratchDir = (name: string): string => mkdtempSync(join(tmpdir(), `raes-tools-${name}-`));
 
 /**
  * Starts the CLI and kills it with SIGKILL once `pattern` has shown on stderr and `afterMs` more have

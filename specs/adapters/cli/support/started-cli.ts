@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, cleanEnv } from './cli';
+import { BIN, ROOT, cleanEnv, scratchDir } from './cli';
 
 /** A CLI process the spec talks to while it runs. */
 export interface StartedCli {
@@ -36,6 +35,6 @@ export const waitFor = async (what: () => boolean, label: string, ms = 60_000): 
 export const HELD_TOOL_HARNESS = `module:${join(__dirname, 'held-tool-runtime.mjs')}`;
 
 export const heldTools = (): { readonly env: NodeJS.ProcessEnv; release(attempt: number, call: number): void } => {
-  const dir = mkdtempSync(join(tmpdir(), 'raes-tools-held-'));
+  const dir = scratchDir('held-tools');
   return { env: { RAES_SPEC_RELEASE_DIR: dir }, release: (attempt, call) => writeFileSync(join(dir, `${attempt}-${call}`), '') };
 };

