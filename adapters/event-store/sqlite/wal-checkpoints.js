@@ -1,18 +1,20 @@
 'use strict';
 /**
  * When the store's WAL is copied into the database file, for the writer thread (docs/decisions.md,
- * checkpoints off the writer thread). SQLite's automatic checkpoint runs inside the COMMIT that
+ * checkpoints off the threads that commit). SQLite's automatic checkpoint runs inside the COMMIT that
  * crosses 1,000 pages of WAL: that commit, and every append queued behind it, waits for the copy and
- * its fsync (about 8 ms against 0.6 ms for a usual group commit). Here the writer's connection commits
- * without it (`wal_autocheckpoint = 0`); once about `CHECKPOINT_EVERY` pages were committed, the
- * checkpoint thread copies what was committed while the writer goes on. The frames committed during
- * that copy are then copied by the writer's own connection (a short PASSIVE checkpoint between two
- * group commits), so the next commit finds the WAL fully copied and starts it over from its
- * beginning: the WAL stays about as large as with SQLite's default. Without a checkpoint thread
- * (it failed to start or failed since), the writer's connection checkpoints itself at the same points.
- * A lone append committed on the calling thread (calling-thread-commit.ts) keeps SQLite's automatic
- * checkpoint: a caller with nobody to share commits with would otherwise keep the WAL from ever
- * being fully copied between its commits, and the WAL would grow without end.
+ * its fsync (about 8 ms against 0.6 ms for a usual group commit; half a second for the WAL a killed
+ * engine left, which the restarted engine's first commit used to copy). Here the store's connections
+ * commit without it (`wal_autocheckpoint = 0`): when the writer starts, and then once about
+ * `CHECKPOINT_EVERY` pages were committed (by the writer, and on the calling thread, which tells it),
+ * the checkpoint thread copies what was committed while the commits go on. A WAL starts over from its
+ * beginning only at a commit that finds every frame copied, which a copy beside busy commits never
+ * leaves: so once the checkpoint thread is done, the writer's connection copies the frames committed
+ * meanwhile itself (a short PASSIVE checkpoint between two group commits) and then says so to the
+ * calling thread (`{ kind: 'checkpointed' }`), whose next lone commit does the same if the writer has
+ * not committed since. The WAL stays about as large as with SQLite's default. Without a checkpoint
+ * thread (it failed to start or failed since), the writer's connection checkpoints itself at the
+ * same points.
  */
 const { Worker } = require('node:worker_threads');
 const { join } = require('node:path');
@@ -32,9 +34,13 @@ const pagesWritten = (characters, commits) => Math.ceil(characters / PAGE_SIZE) 
 const CHECKPOINT_THREAD = join(__dirname, 'checkpoint-thread.js');
 
 class WalCheckpoints {
-  /** `db`: the writer's connection; `path`: the store's file, for the checkpoint thread's own connection. */
-  constructor(db, path, every = CHECKPOINT_EVERY) {
+  /**
+   * `db`: the writer's connection; `path`: the store's file, for the checkpoint thread's own connection;
+   * `copied`: called once the WAL was copied up to the writer's last commit.
+   */
+  constructor(db, path, copied, every = CHECKPOINT_EVERY) {
     this.db = db;
+    this.copied = copied;
     this.every = every;
     this.pagesSince = 0;
     this.copying = false;
@@ -53,6 +59,8 @@ class WalCheckpoints {
     } catch {
       this.thread = undefined;
     }
+    // What an earlier process committed and did not copy (all of it, if it was killed) is copied first.
+    this.start();
   }
 
   /** Counts `commits` of `characters` characters of rows committed by the writer; starts a checkpoint once enough are. */
@@ -60,8 +68,13 @@ class WalCheckpoints {
     this.pagesSince += pagesWritten(characters, commits);
     if (this.pagesSince < this.every || this.copying) return;
     this.pagesSince = 0;
+    this.start();
+  }
+
+  start() {
     if (this.thread === undefined) {
       this.checkpointHere();
+      this.copied();
       return;
     }
     this.copying = true;
@@ -72,7 +85,10 @@ class WalCheckpoints {
     this.copying = false;
     if (message.kind === 'checkpointed') {
       // After the group commit in progress, if any: what it and the others since wrote is all that is left to copy.
-      setImmediate(() => this.checkpointHere());
+      setImmediate(() => {
+        this.checkpointHere();
+        this.copied();
+      });
       return;
     }
     this.withoutThread();
