@@ -181,7 +181,7 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
           : [
               `p99: a call waits for ${APPENDS_PER_ACTION} group commits in turn, each behind the one in progress; the raw commit of ` +
                 `${INVOCATIONS} rows alone takes ${rawCommitMs.toFixed(2)} ms (${(rawCommitMs / F).toFixed(1)} F), so the median call already ` +
-                `takes ${callInF.p50.toFixed(1)} F, and the slowest also wait for a WAL checkpoint or a GC pause; see docs/performance.md`,
+                `takes ${callInF.p50.toFixed(1)} F, and the slowest also wait for a GC pause or behind the disk writes of a WAL checkpoint (on its own thread); see docs/performance.md`,
             ]),
       ],
     };
