@@ -3,14 +3,8 @@ import type { EventToAppend, ExpectedRevision } from '../../../domain/ports/even
 import { AppendBatchWriter, type AppendRequest } from './append-batch';
 import { settleAppends, toAppendRequest, type PendingAppend } from './append-queue';
 
-/**
- * How a lone commit ended: committed (its appends settled; `characters` of rows written, about, for the
- * writer thread's checkpoints), or nothing written (another connection held the lock, or this one could
- * not be used).
- */
-export type LoneCommit =
-  | { readonly kind: 'committed'; readonly written: boolean; readonly characters: number }
-  | { readonly kind: 'unwritten'; readonly appends: readonly HeldAppend[] };
+/** How a lone commit ended: committed (its appends settled), or nothing written (another connection held the lock, or this one could not be used). */
+export type LoneCommit = { readonly kind: 'committed'; readonly written: boolean } | { readonly kind: 'unwritten'; readonly appends: readonly HeldAppend[] };
 
 /** An append waiting for its commit, with its events. */
 export type HeldAppend = PendingAppend & { readonly events: readonly EventToAppend[] };
@@ -29,28 +23,11 @@ export class CallingThreadCommit {
   private readonly writer: AppendBatchWriter;
   private readonly noWait: Statement;
   private readonly wait: Statement;
-  private readonly checkpoint: Statement;
-  /** The checkpoint thread copied the WAL and no group commit followed: copy what is left before committing. */
-  private copyTail = false;
-  /** Lone commits since this connection last copied the WAL's tail. */
-  private commitsSinceCopy = 0;
 
   constructor(database: Database, busyTimeoutMs: number) {
     this.writer = new AppendBatchWriter(database);
-    // The writer thread has the WAL copied for every connection of this process (wal-checkpoints.js):
-    // this one tells it what it commits instead of copying on the thread deciding calls.
-    database.pragma('wal_autocheckpoint = 0');
-    this.checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     this.noWait = database.prepare('PRAGMA busy_timeout = 0');
     this.wait = database.prepare(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  }
-
-  /**
-   * The checkpoint thread has copied the WAL (`true`), or a group commit followed (`false`): a lone
-   * commit in between first copies the frames committed meanwhile, so that it starts the WAL over.
-   */
-  set copiedBeforeNextCommit(copy: boolean) {
-    this.copyTail = copy;
   }
 
   /**
@@ -69,8 +46,7 @@ export class CallingThreadCommit {
         requests.push(request);
       }
     }
-    if (requests.length === 0) return { kind: 'committed', written: false, characters: 0 };
-    if (this.copyTail || this.commitsSinceCopy >= COMMITS_WITHOUT_COPY) this.copyWalTail();
+    if (requests.length === 0) return { kind: 'committed', written: false };
     try {
       this.noWait.run();
     } catch {
@@ -87,18 +63,7 @@ export class CallingThreadCommit {
     const first = outcomes[0];
     // BEGIN IMMEDIATE found the lock taken: the transaction never started, so nothing was written.
     if (first !== undefined && first.kind === 'storage_failure' && isLocked(first.reason)) return { kind: 'unwritten', appends: held };
-    this.commitsSinceCopy += 1;
-    return { kind: 'committed', written: settleAppends(held, outcomes), characters: rowCharacters(requests) };
-  }
-
-  private copyWalTail(): void {
-    this.copyTail = false;
-    this.commitsSinceCopy = 0;
-    try {
-      this.checkpoint.run();
-    } catch {
-      // Another connection is copying: the WAL starts over at a later commit.
-    }
+    return { kind: 'committed', written: settleAppends(held, outcomes) };
   }
 
   /** The connection's busy timeout back for its reads; left at 0 if that fails, a read meeting a lock only fails sooner. */
@@ -110,20 +75,5 @@ export class CallingThreadCommit {
     }
   }
 }
-
-/**
- * Lone commits after which this connection copies the WAL's tail even unasked: a caller that commits
- * again and again without the event loop ever turning never hears that the checkpoint thread is done.
- */
-const COMMITS_WITHOUT_COPY = 1000;
-
-const rowCharacters = (requests: readonly AppendRequest[]): number => {
-  let characters = 0;
-  for (const request of requests) {
-    characters += request.stream.length;
-    for (const event of request.events) characters += event.id.length + event.type.length + event.data.length + (event.metadata?.length ?? 0);
-  }
-  return characters;
-};
 
 const isLocked = (reason: string): boolean => /database is locked|SQLITE_BUSY/.test(reason);

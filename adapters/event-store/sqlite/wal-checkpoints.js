@@ -1,20 +1,19 @@
 'use strict';
 /**
  * When the store's WAL is copied into the database file, for the writer thread (docs/decisions.md,
- * checkpoints off the threads that commit). SQLite's automatic checkpoint runs inside the COMMIT that
- * crosses 1,000 pages of WAL: that commit, and every append queued behind it, waits for the copy and
- * its fsync (about 8 ms against 0.6 ms for a usual group commit; half a second for the WAL a killed
- * engine left, which the restarted engine's first commit used to copy). Here the store's connections
- * commit without it (`wal_autocheckpoint = 0`): when the writer starts, and then once about
- * `CHECKPOINT_EVERY` pages were committed (by the writer, and on the calling thread, which tells it),
- * the checkpoint thread copies what was committed while the commits go on. A WAL starts over from its
- * beginning only at a commit that finds every frame copied, which a copy beside busy commits never
- * leaves: so once the checkpoint thread is done, the writer's connection copies the frames committed
- * meanwhile itself (a short PASSIVE checkpoint between two group commits) and then says so to the
- * calling thread (`{ kind: 'checkpointed' }`), whose next lone commit does the same if the writer has
- * not committed since. The WAL stays about as large as with SQLite's default. Without a checkpoint
- * thread (it failed to start or failed since), the writer's connection checkpoints itself at the
- * same points.
+ * the store's WAL is checkpointed by a thread of its own). SQLite's automatic checkpoint runs inside
+ * the COMMIT that crosses 1,000 pages of WAL: that commit, and every append queued behind it, waits
+ * for the copy and its fsync (about 8 ms against 0.6 ms for a usual group commit). Here the writer's
+ * connection commits without it (`wal_autocheckpoint = 0`): when the writer starts (what an earlier
+ * process left in the WAL) and then once about `CHECKPOINT_EVERY` pages were committed, the checkpoint
+ * thread copies what was committed while the writer goes on. A WAL starts over from its beginning
+ * only at a commit that finds every frame copied, which a copy beside busy commits never leaves: so
+ * once the checkpoint thread is done, the writer's connection copies the frames committed meanwhile
+ * itself (a short PASSIVE checkpoint between two group commits), and its next commit starts the WAL
+ * over. The WAL stays about as large as with SQLite's default. Without a checkpoint thread (it failed
+ * to start or failed since), the writer's connection checkpoints itself at the same points. Lone
+ * appends committed on the calling thread (calling-thread-commit.ts) keep SQLite's automatic
+ * checkpoint on their connection.
  */
 const { Worker } = require('node:worker_threads');
 const { join } = require('node:path');
@@ -34,13 +33,9 @@ const pagesWritten = (characters, commits) => Math.ceil(characters / PAGE_SIZE) 
 const CHECKPOINT_THREAD = join(__dirname, 'checkpoint-thread.js');
 
 class WalCheckpoints {
-  /**
-   * `db`: the writer's connection; `path`: the store's file, for the checkpoint thread's own connection;
-   * `copied`: called once the WAL was copied up to the writer's last commit.
-   */
-  constructor(db, path, copied, every = CHECKPOINT_EVERY) {
+  /** `db`: the writer's connection; `path`: the store's file, for the checkpoint thread's own connection. */
+  constructor(db, path, every = CHECKPOINT_EVERY) {
     this.db = db;
-    this.copied = copied;
     this.every = every;
     this.pagesSince = 0;
     this.copying = false;
@@ -74,7 +69,6 @@ class WalCheckpoints {
   start() {
     if (this.thread === undefined) {
       this.checkpointHere();
-      this.copied();
       return;
     }
     this.copying = true;
@@ -85,10 +79,7 @@ class WalCheckpoints {
     this.copying = false;
     if (message.kind === 'checkpointed') {
       // After the group commit in progress, if any: what it and the others since wrote is all that is left to copy.
-      setImmediate(() => {
-        this.checkpointHere();
-        this.copied();
-      });
+      setImmediate(() => this.checkpointHere());
       return;
     }
     this.withoutThread();

@@ -8,12 +8,10 @@ import type { CallingThreadCommit, HeldAppend } from './calling-thread-commit';
 
 /**
  * What the writer thread (writer-thread.js) sends back. It is sent `{ kind: 'append', appends }` (appends
- * in flat form, see decodeAppends), `{ kind: 'committed-elsewhere', commits, characters }` (what this
- * thread committed, for the checkpoints: wal-checkpoints.js) and `{ kind: 'close' }`.
+ * in flat form, see decodeAppends) and `{ kind: 'close' }`.
  */
 type WriterMessage =
   | { readonly kind: 'written'; readonly messages: number; readonly codes: Float64Array; readonly reasons: readonly string[] }
-  | { readonly kind: 'checkpointed' }
   | { readonly kind: 'unavailable'; readonly reason: string }
   | { readonly kind: 'closed' };
 
@@ -26,12 +24,6 @@ const WRITER_THREAD = join(__dirname, 'writer-thread.js');
  * Below that, and while the writer is busy, appends go at the turn's end, all in one message.
  */
 const MIN_EARLY_START = 16;
-
-/**
- * Lone commits the writer thread is told of at once: its checkpoints count them (wal-checkpoints.js),
- * and a message for each would cost every lone call.
- */
-const LONE_COMMITS_TOLD = 32;
 
 export type WorkerWriterOptions = {
   readonly path: string;
@@ -62,9 +54,6 @@ export class WorkerWriter implements AppendWriter {
   private loneBatch: HeldAppend[] | undefined;
   /** The stream of the lone append committed on this thread in this turn of the event loop, if any. */
   private loneStreamThisTurn: string | undefined;
-  /** Lone commits, and their characters of rows, the writer thread has not been told of. */
-  private loneCommits = 0;
-  private loneCharacters = 0;
   private unavailable: string | undefined;
   private closing: Promise<void> | undefined;
   private closed: (() => void) | undefined;
@@ -132,15 +121,7 @@ export class WorkerWriter implements AppendWriter {
     this.outstandingAtLastCommit = batch.length;
     if (this.loneStreamThisTurn === undefined) setImmediate(() => (this.loneStreamThisTurn = undefined));
     this.loneStreamThisTurn = batch[0]!.stream;
-    if (!commit.written) return;
-    this.loneCommits += 1;
-    this.loneCharacters += commit.characters;
-    if (this.loneCommits >= LONE_COMMITS_TOLD) {
-      this.worker.postMessage({ kind: 'committed-elsewhere', commits: this.loneCommits, characters: this.loneCharacters });
-      this.loneCommits = 0;
-      this.loneCharacters = 0;
-    }
-    this.options.onCommitted();
+    if (commit.written) this.options.onCommitted();
   }
 
   private queued(stream: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -196,7 +177,6 @@ export class WorkerWriter implements AppendWriter {
   private received(message: WriterMessage): void {
     switch (message.kind) {
       case 'written': {
-        if (this.options.lone !== undefined) this.options.lone.copiedBeforeNextCommit = false;
         this.outstandingAtLastCommit = this.inFlightAppends + this.queue.length;
         const written = this.inFlight.splice(0, message.messages);
         for (const batch of written) this.inFlightAppends -= batch.length;
@@ -205,9 +185,6 @@ export class WorkerWriter implements AppendWriter {
         if (settleFlatAppends(pending, message)) this.options.onCommitted();
         return;
       }
-      case 'checkpointed':
-        if (this.options.lone !== undefined) this.options.lone.copiedBeforeNextCommit = true;
-        return;
       case 'unavailable':
         this.fail(`the SQLite event store at '${this.options.path}' cannot be written: ${message.reason}`);
         return;

@@ -22,7 +22,7 @@ try {
   db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
   db.pragma('synchronous = FULL');
   writer = new AppendBatchWriter(db);
-  checkpoints = new WalCheckpoints(db, workerData.path, () => parentPort.postMessage({ kind: 'checkpointed' }));
+  checkpoints = new WalCheckpoints(db, workerData.path);
 } catch (error) {
   if (db !== undefined && db.open) db.close();
   db = undefined;
@@ -64,10 +64,6 @@ parentPort.on('message', (message) => {
     decodeAppends(message.appends, queued);
     queuedCharacters += rowCharacters(message.appends);
     messages += 1;
-  } else if (message.kind === 'committed-elsewhere') {
-    // Appends this process committed on its calling thread (calling-thread-commit.ts): their WAL frames count too.
-    checkpoints.committed(message.characters, message.commits);
-    return;
   } else if (message.kind === 'close') {
     closing = true;
   }

@@ -71,7 +71,7 @@ describe('sqlite event store checkpoints', () => {
   it('keeps the WAL bounded under lone appends made without the event loop ever turning', async () => {
     const store = openSqliteOrThrow(path);
     await appendAlone(store, 3000, () => undefined);
-    // 3,000 commits write about 48 MB of WAL: the calling thread copies the tail every 1,000 of them.
+    // 3,000 commits write about 48 MB of WAL.
     expect(sizeOf(`${path}-wal`)).toBeLessThan(24 * MB);
     await store.close();
   });
