@@ -43,3 +43,4 @@ export type FlatOutcomes = { readonly codes: Float64Array; readonly reasons: rea
 
 export declare const decodeAppends: (flat: FlatAppends, into: AppendRequest[]) => AppendRequest[];
 export declare const encodeOutcomes: (outcomes: readonly AppendOutcome[]) => FlatOutcomes;
+export declare const describeError: (error: unknown) => string;

@@ -288,4 +288,4 @@ const encodeOutcomes = (outcomes) => {
   return { codes, reasons };
 };
 
-module.exports = { AppendBatchWriter, NO_STREAM, decodeAppends, encodeOutcomes, APPENDED, CONFLICT, FAILED };
+module.exports = { AppendBatchWriter, NO_STREAM, decodeAppends, encodeOutcomes, describeError, APPENDED, CONFLICT, FAILED };

@@ -8,15 +8,13 @@
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const BetterSqlite3 = require('better-sqlite3');
-
-const describeError = (error) => (error instanceof Error ? error.message : String(error));
+const { describeError } = require('./append-batch');
 
 let db;
 try {
   db = new BetterSqlite3(workerData.path);
   // A checkpoint syncs the WAL before it copies frames and the database file after: as every writer of the store does.
   db.pragma('synchronous = FULL');
-  db.pragma('wal_autocheckpoint = 0');
 } catch (error) {
   if (db !== undefined && db.open) db.close();
   db = undefined;

@@ -55,7 +55,7 @@ class WalCheckpoints {
       this.thread = undefined;
     }
     // What an earlier process committed and did not copy (all of it, if it was killed) is copied first.
-    this.start();
+    this.startCheckpoint();
   }
 
   /** Counts `commits` of `characters` characters of rows committed by the writer; starts a checkpoint once enough are. */
@@ -63,10 +63,10 @@ class WalCheckpoints {
     this.pagesSince += pagesWritten(characters, commits);
     if (this.pagesSince < this.every || this.copying) return;
     this.pagesSince = 0;
-    this.start();
+    this.startCheckpoint();
   }
 
-  start() {
+  startCheckpoint() {
     if (this.thread === undefined) {
       this.checkpointHere();
       return;

@@ -8,10 +8,8 @@
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const BetterSqlite3 = require('better-sqlite3');
-const { AppendBatchWriter, decodeAppends, encodeOutcomes } = require('./append-batch');
+const { AppendBatchWriter, decodeAppends, describeError, encodeOutcomes } = require('./append-batch');
 const { WalCheckpoints, rowCharacters } = require('./wal-checkpoints');
-
-const describeError = (error) => (error instanceof Error ? error.message : String(error));
 
 let db;
 let writer;
