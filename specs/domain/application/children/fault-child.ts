@@ -5,8 +5,10 @@
  *   D <action id>                  dispatch acknowledged
  *   C <action id>                  completion acknowledged
  *   R <invocation id> <call id>    admission refused
+ *   H <action id>                  dispatch acknowledged, and the call held: it never completes
  * Usage: fault-child.ts <dir> <extra agents> [<postgres connection string>]
  * With a connection string the events go to that PostgreSQL store; the views stay in <dir>.
+ * With FAULT_HOLD_FROM_DISPATCH=n, the n-th acknowledged dispatch and every one after it are held.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
@@ -22,6 +24,10 @@ if (dir === undefined) throw new Error('usage: fault-child.ts <dir> <extra agent
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+
+const holdFrom = Number(process.env.FAULT_HOLD_FROM_DISPATCH ?? Number.POSITIVE_INFINITY);
+let dispatches = 0;
+const forever = new Promise<never>(() => undefined);
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3)));
 
@@ -46,6 +52,11 @@ const toolCall = async (port: InvocationToolActionPort, callId: string, affordan
   if (Math.random() < 0.2) return; // left undispatched: settles withheld at close
   if (!(await port.dispatch(id)).accepted) return;
   say(`D ${id}`);
+  dispatches++;
+  if (dispatches >= holdFrom) {
+    say(`H ${id}`);
+    return forever;
+  }
   await pause();
   const completed = await port.complete(id, {
     status: 'succeeded',
