@@ -23,6 +23,8 @@ const MAX_CACHED_STREAM_IDS = 50000;
 /** Last revisions of recently appended streams; bounded the same way. */
 const MAX_CACHED_REVISIONS = 50000;
 
+const { MetadataColumnWriter } = require('./metadata-column');
+
 const describeError = (error) => (error instanceof Error ? error.message : String(error));
 
 const satisfiesExpected = (expected, current) => {
@@ -80,6 +82,7 @@ class AppendBatchWriter {
     this.release = db.prepare('RELEASE append');
     this.rollbackToSavepoint = db.prepare('ROLLBACK TO append');
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.metadataColumn = new MetadataColumnWriter();
     /** Stream id -> last committed revision, while no other connection has written the file. */
     this.revisions = new Map();
     /** Stream id -> last revision written by the transaction in hand: kept only if it commits. */
@@ -175,7 +178,7 @@ class AppendBatchWriter {
     let position = 0;
     for (let index = 0; index < events.length; index += 1) {
       const event = events[index];
-      position = this.insert.run(stream, streamId, revision, event.id, event.type, event.data, event.metadata, recordedAt).lastInsertRowid;
+      position = this.insert.run(stream, streamId, revision, event.id, event.type, event.data, this.metadataColumn.columnOf(event.metadata), recordedAt).lastInsertRowid;
       revision += 1;
     }
     if (events.length > 0) this.newRevisions.set(streamId, revision - 1);

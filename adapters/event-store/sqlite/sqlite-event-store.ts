@@ -12,6 +12,7 @@ import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
 import { parsedLater, type TailRead } from '../store-tail';
 import { streamsRead } from '../streams-read';
+import { metadataOfColumn } from './metadata-column';
 
 export const DEFAULT_SQLITE_PATH = 'esdata/events.sqlite';
 
@@ -41,7 +42,7 @@ type EventRow = {
   id: string;
   type: string;
   data: string;
-  metadata: string | null;
+  metadata: string | Buffer | null;
   recorded_at: number;
 };
 
@@ -49,7 +50,7 @@ const COLUMNS = 'position, stream, revision, id, type, data, metadata, recorded_
 const NO_LIMIT = -1;
 
 /** A row of the event selects in `.raw()` form: the columns of COLUMNS, in order. */
-type EventTuple = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string | null, recordedAt: number];
+type EventTuple = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string | Buffer | null, recordedAt: number];
 
 const NOT_PARSED: unique symbol = Symbol('not parsed');
 
@@ -72,7 +73,7 @@ class ReadEvent implements RecordedEvent {
     readonly id: string,
     readonly type: string,
     readonly dataJson: string,
-    private readonly metadataJson: string | null,
+    private readonly metadataColumn: string | Buffer | null,
     private readonly recordedAtMs: number,
   ) {
     this.position = BigInt(position);
@@ -86,7 +87,7 @@ class ReadEvent implements RecordedEvent {
 
   get metadata(): JsonObject | undefined {
     if (this.parsedMetadata === NOT_PARSED) {
-      this.parsedMetadata = this.metadataJson === null ? undefined : (JSON.parse(this.metadataJson) as JsonObject);
+      this.parsedMetadata = metadataOfColumn(this.metadataColumn);
     }
     return this.parsedMetadata;
   }

@@ -12,7 +12,7 @@ jest.setTimeout(180_000);
 
 type Finding = { code: string; position: string; stream: string; revision: string; message: string };
 type AuditJson = { sound: boolean; integrity: { chained_events: number; seals: number; unsealed_events: number; findings: Finding[] } };
-type Row = { position: number; stream: string; revision: number; type: string; data: string; metadata: string | null };
+type Row = { position: number; stream: string; revision: number; type: string; data: string; metadata: string | Buffer | null };
 
 const original = scratchDir('audit-tampered');
 
@@ -62,6 +62,31 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     expect(status).toBe(1);
     expect(report.sound).toBe(false);
     expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(target!.position), stream: target!.stream });
+  });
+
+  // The SQLite file keeps a link as its digests' bytes (adapters/event-store/sqlite/metadata-column.js).
+  it('names the event whose stored link bytes were edited', () => {
+    let target: Row | undefined;
+    const dir = tampered('link-edited', (db, rows) => {
+      target = middleEvent(rows);
+      const column = Buffer.from(target.metadata as Buffer);
+      column[1] = column[1]! ^ 0x01;
+      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(column, target.position);
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(target!.position), stream: target!.stream });
+  });
+
+  it('names the event whose stored link was cut short', () => {
+    let target: Row | undefined;
+    const dir = tampered('link-cut', (db, rows) => {
+      target = middleEvent(rows);
+      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run((target.metadata as Buffer).subarray(0, 40), target.position);
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'link_missing', position: String(target!.position), stream: target!.stream });
   });
 
   it('names the event after a dropped one', () => {

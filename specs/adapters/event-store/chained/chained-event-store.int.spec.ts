@@ -6,6 +6,7 @@ import { CHAIN_KEY, chainLink, dataDigest, linkDigestOfData, linkOf, storedLink 
 import { verifyIntegrity } from '../../../../domain/integrity/verify';
 import type { AppendResult, EventStore, RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
+import { metadataOfColumn } from '../../../../adapters/event-store/sqlite/metadata-column';
 import { makeTempDir } from '../support/temp-dir';
 
 const appended = (result: AppendResult): void => {
@@ -72,12 +73,18 @@ describe('ChainedEventStore', () => {
       expectChained(events);
       expect(linkOf(events[1]!.metadata)?.previous).toBe(linkOf(events[0]!.metadata)?.digest);
       await second.close();
-      // The metadata text the chain wrote itself is the text JSON.stringify gives for the stored link, version 2.
+      // The SQLite file keeps a version-2 link as its digests' bytes (tag 2, d, then p unless null), and
+      // reads them back as the metadata the chain wrote.
       const raw = new BetterSqlite3(path, { readonly: true });
-      const texts = (raw.prepare("SELECT metadata FROM events WHERE stream = 's' ORDER BY position").all() as { metadata: string }[]).map((row) => row.metadata);
+      const columns = (raw.prepare("SELECT metadata FROM events WHERE stream = 's' ORDER BY position").all() as { metadata: Buffer }[]).map((row) => row.metadata);
       raw.close();
-      expect(texts).toEqual(events.map((event) => JSON.stringify({ [CHAIN_KEY]: storedLink(linkOf(event.metadata)!) })));
-      expect(texts[1]).toMatch(/^\{"raes_chain":\{"v":2,"d":"[A-Za-z0-9_-]{43}","p":"[A-Za-z0-9_-]{43}"\}\}$/);
+      const [firstLink, secondLink] = events.map((event) => linkOf(event.metadata)!);
+      expect(columns).toEqual([
+        Buffer.concat([Buffer.of(2), Buffer.from(firstLink!.digest, 'base64url')]),
+        Buffer.concat([Buffer.of(2), Buffer.from(secondLink!.digest, 'base64url'), Buffer.from(firstLink!.digest, 'base64url')]),
+      ]);
+      expect(events.map((event) => event.metadata)).toEqual(columns.map((column) => metadataOfColumn(column)));
+      expect(JSON.stringify(events[1]!.metadata)).toMatch(/^\{"raes_chain":\{"v":2,"d":"[A-Za-z0-9_-]{43}","p":"[A-Za-z0-9_-]{43}"\}\}$/);
     } finally {
       dir.remove();
     }
