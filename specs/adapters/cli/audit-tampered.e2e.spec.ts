@@ -65,28 +65,19 @@ describe('raes-tools audit over a tampered SQLite history', () => {
   });
 
   // The SQLite file keeps a link as its digests' bytes (adapters/event-store/sqlite/metadata-column.js).
-  it('names the event whose stored link bytes were edited', () => {
+  const linkEdits: Array<[string, string, (column: Buffer) => Buffer]> = [
+    ['names the event whose stored link bytes were edited', 'chain_digest_mismatch', (column) => Buffer.concat([column.subarray(0, 1), Buffer.of(column[1]! ^ 0x01), column.subarray(2)])],
+    ['names the event whose stored link was cut short', 'link_missing', (column) => column.subarray(0, 40)],
+  ];
+  it.each(linkEdits)('%s', (label, code, edit) => {
     let target: Row | undefined;
-    const dir = tampered('link-edited', (db, rows) => {
+    const dir = tampered(code, (db, rows) => {
       target = middleEvent(rows);
-      const column = Buffer.from(target.metadata as Buffer);
-      column[1] = column[1]! ^ 0x01;
-      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(column, target.position);
+      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run(edit(target.metadata as Buffer), target.position);
     });
     const { status, report } = audit(dir);
-    expect(status).toBe(1);
-    expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(target!.position), stream: target!.stream });
-  });
-
-  it('names the event whose stored link was cut short', () => {
-    let target: Row | undefined;
-    const dir = tampered('link-cut', (db, rows) => {
-      target = middleEvent(rows);
-      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run((target.metadata as Buffer).subarray(0, 40), target.position);
-    });
-    const { status, report } = audit(dir);
-    expect(status).toBe(1);
-    expect(report.integrity.findings[0]).toMatchObject({ code: 'link_missing', position: String(target!.position), stream: target!.stream });
+    expect([label, status]).toEqual([label, 1]);
+    expect(report.integrity.findings[0]).toMatchObject({ code, position: String(target!.position), stream: target!.stream });
   });
 
   it('names the event after a dropped one', () => {
