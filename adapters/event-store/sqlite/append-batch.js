@@ -17,13 +17,13 @@
  * change empties the cache before anything is decided from it.
  */
 
+const { MetadataColumnWriter } = require('./metadata-column');
+
 const NO_STREAM = -1;
 /** Stream ids are never deleted, so the cache is always right; it is only bounded. */
 const MAX_CACHED_STREAM_IDS = 50000;
 /** Last revisions of recently appended streams; bounded the same way. */
 const MAX_CACHED_REVISIONS = 50000;
-
-const { MetadataColumnWriter } = require('./metadata-column');
 
 const describeError = (error) => (error instanceof Error ? error.message : String(error));
 

@@ -59,20 +59,16 @@ const runAndKill = (options: CampaignOptions, holding: boolean): Promise<Acks> =
     });
     let out = '';
     let err = '';
-    let killing = false;
-    const kill = (): void => {
-      killing = true;
-      child.kill('SIGKILL');
-    };
+    let killScheduled = false;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (killing) return;
-      if (holding ? /^H /m.test(out) : out.includes('READY\n')) {
-        if (holding) kill();
-        else {
-          killing = true;
-          setTimeout(() => child.kill('SIGKILL'), 30 + Math.floor(Math.random() * 400));
-        }
+      if (killScheduled) return;
+      if (holding && /^H /m.test(out)) {
+        killScheduled = true;
+        child.kill('SIGKILL');
+      } else if (!holding && out.includes('READY\n')) {
+        killScheduled = true;
+        setTimeout(() => child.kill('SIGKILL'), 30 + Math.floor(Math.random() * 400));
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
