@@ -60,6 +60,8 @@ export class ParticipantLeases {
   private readonly leases = new Map<string, LeaseAggregate>();
   /** The participants this engine took and has not lost or released. */
   private readonly mine = new Set<string>();
+  /** When the last round decided (heldElsewhere answers as of it, not of a later clock reading). */
+  private lastRoundAtMs: number | undefined;
 
   constructor(
     store: EventStore,
@@ -87,9 +89,11 @@ export class ParticipantLeases {
     const lost: string[] = [];
     const failures: string[] = [];
     const { owner, durationMs, claims } = this.settings;
+    const roundAt = this.clock();
+    const now = roundAt.toISOString();
+    this.lastRoundAtMs = roundAt.getTime();
     await Promise.all(
       [...this.leases].map(async ([participant, lease]) => {
-        const now = this.clock().toISOString();
         if (this.mine.has(participant)) {
           const renewed = await lease.handle({ type: 'RenewLease', owner, now, duration_ms: durationMs });
           if (renewed.kind === 'unavailable') return void failures.push(`renewing the lease of ${participant}: ${renewed.reason}`);
@@ -113,9 +117,13 @@ export class ParticipantLeases {
     return { taken, lost, failures };
   }
 
-  /** The participants another engine holds now, as of the last round: its id and the lease's expiry. */
+  /**
+   * The participants another engine held at the last round (so this engine neither took nor recovered
+   * them): its id and the lease's expiry. Judged at the round's time, not now: a lease that expired
+   * since the round was still refused in it, and its participant is still left to a later round.
+   */
   heldElsewhere(): LeaseHeldElsewhere[] {
-    const nowMs = this.clock().getTime();
+    const nowMs = this.lastRoundAtMs ?? this.clock().getTime();
     const held: LeaseHeldElsewhere[] = [];
     for (const [participant, lease] of this.leases) {
       const state = lease.state;

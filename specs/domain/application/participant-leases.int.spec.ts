@@ -49,6 +49,21 @@ describe('participant leases on one store', () => {
     expect(first.heldElsewhere().map((held) => held.owner)).toEqual(['engine-b', 'engine-b', 'engine-b']);
   });
 
+  it('names a lease held elsewhere as of its last round, even once it expired since (it was not taken)', async () => {
+    const store = new MemoryEventStore();
+    const clock = { now: T0 };
+    const first = engine(store, 'engine-a', clock);
+    const second = engine(store, 'engine-b', clock, new Set());
+    await first.round();
+    clock.now = T0 + 2999;
+    expect((await second.round()).taken).toEqual([]);
+    clock.now = T0 + 3001;
+    const expiry = new Date(T0 + 3000).toISOString();
+    expect(second.heldElsewhere()).toEqual(PARTICIPANTS.map((participant_address) => ({ participant_address, owner: 'engine-a', expires_at: expiry })));
+    expect([...(await second.round()).taken].sort()).toEqual([...PARTICIPANTS].sort());
+    expect(second.heldElsewhere()).toEqual([]);
+  });
+
   it('keeps a renewed lease, and gives a released one only to an engine that claims it', async () => {
     const store = new MemoryEventStore();
     const clock = { now: T0 };
