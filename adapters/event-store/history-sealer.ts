@@ -19,7 +19,14 @@ type SealState = {
   readonly rolling: string;
   /** The seal stream's last revision, the expected revision of the next seal. */
   readonly revision: bigint | 'no_stream';
+  /**
+   * The position the store was read through: at or after `through`, the events between them carry no
+   * link (a history from before chains, or links the sealer cannot read), so the next seal reads on from here.
+   */
+  readonly readThrough: bigint | undefined;
 };
+
+const later = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined || a > b ? a : b);
 
 const PAGE = 1000;
 
@@ -51,18 +58,20 @@ export class HistorySealer {
       this.state = state;
       let { through } = state;
       const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
-      if (through !== undefined) {
-        let next = Number(through) + 1;
+      const readThrough = later(through, state.readThrough);
+      if (readThrough !== undefined) {
+        let next = Number(readThrough) + 1;
         for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
           sealDigest.add(digest);
           next += 1;
         }
-        through = BigInt(next - 1);
+        if (sealDigest.count > 0) through = BigInt(next - 1);
       }
       // Read back what this process did not append (or could not place), from where its own digests end.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
       const ownRun = sealDigest.count > 0 && !toEnd;
-      for (let cursor = through; !ownRun; ) {
+      let cursor = later(through, readThrough);
+      while (!ownRun) {
         const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
@@ -75,13 +84,16 @@ export class HistorySealer {
         }
         if (read.events.length < PAGE) break;
       }
-      if (through === undefined || through === state.through) return { kind: 'nothing_new' };
+      if (through === undefined || through === state.through) {
+        this.state = { ...state, readThrough: cursor };
+        return { kind: 'nothing_new' };
+      }
       const count = state.count + sealDigest.count;
       const rolling = sealDigest.digest();
       const data = sealData(through, count, rolling);
       const appended = await this.store.append(SEAL_STREAM, [{ id: `history-sealed-${through}`, type: SEAL_EVENT_TYPE, data }], { expectedRevision: state.revision });
       if (appended.kind === 'appended') {
-        this.state = { through, count, rolling, revision: appended.nextExpectedRevision };
+        this.state = { through, count, rolling, revision: appended.nextExpectedRevision, readThrough: later(cursor, through) };
         return { kind: 'sealed' };
       }
       this.state = undefined;
@@ -100,11 +112,12 @@ export class HistorySealer {
       if (end !== undefined) last = { revision: end.revision, data: end.data };
       if (read.events.length < PAGE) break;
     }
-    if (last === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: 'no_stream' };
+    if (last === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: 'no_stream', readThrough: undefined };
     const seal = asSeal(last.data as never);
     // A damaged last seal is audit's to report; sealing goes on from the start of the order.
-    if (seal === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: last.revision };
-    return { through: BigInt(seal.through_position), count: seal.event_count, rolling: seal.rolling_digest, revision: last.revision };
+    if (seal === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: last.revision, readThrough: undefined };
+    const through = BigInt(seal.through_position);
+    return { through, count: seal.event_count, rolling: seal.rolling_digest, revision: last.revision, readThrough: through };
   }
 }
 

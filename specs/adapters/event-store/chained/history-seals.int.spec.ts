@@ -113,4 +113,25 @@ describe('seals over a history from before chains', () => {
     const seal = asSeal(events[events.length - 1]!.data)!;
     expect(seal.event_count).toBe(2);
   });
+
+  it('reads each event once over seals that find no link to seal (links it cannot read), not from the start each time', async () => {
+    const memory = new MemoryEventStore();
+    let eventsRead = 0;
+    // A store that loses metadata on reads: the sealer finds no link in what it reads back.
+    const forgetful: MemoryEventStore = Object.assign(Object.create(memory) as MemoryEventStore, {
+      readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
+        const read = await memory.readAll(options);
+        if (read.kind !== 'read') return read;
+        eventsRead += read.events.length;
+        return { kind: 'read' as const, events: read.events.map((event) => ({ ...event, metadata: undefined })) };
+      },
+    });
+    const store = new ChainedEventStore(forgetful, 1000);
+    for (let round = 0; round < 4; round += 1) {
+      await append(store, `s-${round}`, ['a', 'b', 'c', 'd', 'e'].map((id) => `${id}${round}`), 'no_stream');
+      expect(await store.seal()).toEqual({ kind: 'nothing_new' });
+    }
+    expect(eventsRead).toBe(20);
+    await store.close();
+  });
 });
