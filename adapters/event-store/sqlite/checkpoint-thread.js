@@ -22,11 +22,15 @@ try {
 }
 
 parentPort.on('message', (message) => {
-  if (db === undefined) return;
   if (message.kind === 'close') {
-    db.close();
+    // Also when the connection never opened: the writer waits for this thread's exit.
+    if (db !== undefined) db.close();
     db = undefined;
     parentPort.close();
+    return;
+  }
+  if (db === undefined) {
+    parentPort.postMessage({ kind: 'unavailable', reason: 'the checkpoint connection is not open' });
     return;
   }
   try {

@@ -95,9 +95,12 @@ class WalCheckpoints {
     }
   }
 
+  /** From now on the writer's connection checkpoints itself; a thread still running (it failed to open the file) is stopped. */
   withoutThread() {
+    const thread = this.thread;
     this.thread = undefined;
     this.copying = false;
+    if (thread !== undefined) thread.terminate().catch(() => undefined);
   }
 
   /** Stops the checkpoint thread (after the checkpoint in progress, if any); the writer's connection closes after it. */

@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { EventToAppend } from '../../../../domain/ports/event-store';
-import { streamIdLookup } from '../../../../adapters/event-store/sqlite/schema';
+import { prepareDatabase, streamIdLookup } from '../../../../adapters/event-store/sqlite/schema';
+import { WalCheckpoints } from '../../../../adapters/event-store/sqlite/wal-checkpoints';
 import { makeTempDir, type TempDir } from '../support/temp-dir';
 import { waitFor } from '../support/wait-for';
 import { openSqliteOrThrow } from './open-sqlite';
@@ -105,5 +106,59 @@ describe('sqlite event store checkpoints', () => {
     expect(reader.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(200);
     reader.close();
     expect(() => statSync(`${path}-wal`)).toThrow();
+  });
+});
+
+/**
+ * Without a checkpoint thread (it could not open the file, or it failed since), the writer's connection
+ * copies the WAL itself at the same points: the WAL stays bounded all the same, and closing does not wait
+ * for a thread that is gone.
+ */
+describe('sqlite WAL checkpoints without their thread', () => {
+  let temp: TempDir;
+  beforeEach(() => (temp = makeTempDir('sqlite-checkpoints-fallback')));
+  afterEach(() => temp.remove());
+
+  const writerConnection = (path: string): BetterSqlite3.Database => {
+    const db = new BetterSqlite3(path);
+    prepareDatabase(db, 5000);
+    return db;
+  };
+
+  it('has the writer connection copy the WAL when the checkpoint thread cannot open the file', async () => {
+    const path = join(temp.path, 'events.sqlite');
+    const db = writerConnection(path);
+    // The thread is given a folder to open, which fails; the writer's connection is the store's file.
+    const checkpoints = new WalCheckpoints(db, temp.path, 100);
+    const streamId = streamIdLookup(db)('filled');
+    const insert = db.prepare('INSERT INTO events (stream, stream_id, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)');
+    const data = JSON.stringify({ payload: PAYLOAD });
+    let revision = 0;
+    const deadline = Date.now() + 20_000;
+    // Until 6 MB of rows were copied into the file: only the writer's own checkpoints can copy them.
+    while (sizeOf(path) < 6 * MB && Date.now() < deadline) {
+      db.transaction(() => {
+        for (let row = 0; row < 8; row += 1, revision += 1) insert.run('filled', streamId, revision, `e-${revision}`, 'Filled', data);
+      })();
+      checkpoints.committed(8 * data.length, 1);
+      // The writer thread's event loop turns between two group commits, and the thread's answers arrive then.
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    }
+    expect(sizeOf(path)).toBeGreaterThan(6 * MB);
+    // The WAL starts over after each copy: it holds a few commits' pages, not every page since the start.
+    const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
+    expect(log).toBeLessThan(300);
+    // Rows of 2 KB take a page each: without restarts the WAL would hold well over a thousand pages.
+    expect(revision).toBeGreaterThan(1000);
+    await checkpoints.close();
+    db.close();
+  }, 30_000);
+
+  it('closes at once when the checkpoint thread could not open the file', async () => {
+    const path = join(temp.path, 'events.sqlite');
+    const db = writerConnection(path);
+    const checkpoints = new WalCheckpoints(db, temp.path);
+    await expect(checkpoints.close()).resolves.toBeUndefined();
+    db.close();
   });
 });
