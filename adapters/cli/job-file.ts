@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeFolderOrThrow } from '../files/make-folder';
 import { join, resolve } from 'node:path';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
@@ -24,7 +25,7 @@ const jobPath = (dataDir: string, episodeId: string): string => join(dataDir, JO
 /** `episode_id` must be an episode id (domain/streams.ts isEpisodeId): it names the file. */
 export const writeJob = (dataDir: string, job: Job): void => {
   const file: Job = { scenario_path: resolve(job.scenario_path), manifest_path: resolve(job.manifest_path), episode_id: job.episode_id };
-  mkdirSync(join(dataDir, JOBS_DIR), { recursive: true });
+  makeFolderOrThrow(join(dataDir, JOBS_DIR));
   writeFileSync(jobPath(dataDir, job.episode_id), `${JSON.stringify(file, null, 2)}\n`);
 };
 

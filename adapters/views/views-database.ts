@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { StorageFailure } from '../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../domain/ports/storage-failure';
 import { openReadOnlyDatabase } from '../event-store/sqlite/read-only-database';
+import { makeFolderOrThrow } from '../files/make-folder';
 import { makeTemporaryFolder } from '../files/temporary-folder';
 
 /** The views live in their own SQLite file, next to the embedded event store by default. */
@@ -62,7 +63,7 @@ const temporaryCopy = (path: string): Database => {
 export const openViewsDatabase = (path: string = DEFAULT_VIEWS_PATH, options: ViewsOptions = {}): Database | StorageFailure => {
   try {
     if (options.readOnly === true && path !== ':memory:') return temporaryCopy(path);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') makeFolderOrThrow(dirname(path));
     const views = new BetterSqlite3(path);
     views.pragma('busy_timeout = 5000');
     views.pragma('journal_mode = WAL');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
@@ -10,6 +10,7 @@ import { InThreadWriter } from './in-thread-writer';
 import { prepareDatabase } from './schema';
 import { openReadOnlyDatabase } from './read-only-database';
 import { WorkerWriter } from './worker-writer';
+import { makeFolderOrThrow } from '../../files/make-folder';
 import { parsedLater, type TailRead } from '../store-tail';
 import { streamsRead } from '../streams-read';
 import { metadataOfColumn } from './metadata-column';
@@ -242,7 +243,7 @@ const leaveInRollbackMode = (database: Database): void => {
 export const openSqliteEventStore = (options: SqliteEventStoreOptions): SqliteEventStore | StorageFailure => {
   if (options.readOnly === true) return openReadOnlySqliteEventStore(options);
   try {
-    if (options.path !== IN_MEMORY) mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== IN_MEMORY) makeFolderOrThrow(dirname(options.path));
     const database = new BetterSqlite3(options.path);
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     prepareDatabase(database, busyTimeoutMs);

@@ -67,6 +67,10 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     const refused = cli('keys', 'generate', '--out', file);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('is a file, not a folder');
+    // Under a pseudo file system, where a recursive mkdir would retry forever: a refusal at once.
+    const underProc = cli('keys', 'generate', '--out', '/proc/raes-tools-keys/signing');
+    expect(underProc.status).toBe(1);
+    expect(underProc.stderr).toContain('--out /proc/raes-tools-keys/signing: the folder cannot be created (');
   });
 
   it('writes the private key for its owner only and never overwrites a key', () => {
