@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { makeFolderOrThrow } from '../files/make-folder';
+import { writeFileAtomically } from '../files/write-atomically';
 import { join, resolve } from 'node:path';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
@@ -22,11 +23,11 @@ const LEGACY_JOB_FILE = 'job.json';
 
 const jobPath = (dataDir: string, episodeId: string): string => join(dataDir, JOBS_DIR, `${episodeId}.json`);
 
-/** `episode_id` must be an episode id (domain/streams.ts isEpisodeId): it names the file. */
+/** `episode_id` must be an episode id (domain/streams.ts isEpisodeId): it names the file, which is replaced whole. */
 export const writeJob = (dataDir: string, job: Job): void => {
   const file: Job = { scenario_path: resolve(job.scenario_path), manifest_path: resolve(job.manifest_path), episode_id: job.episode_id };
   makeFolderOrThrow(join(dataDir, JOBS_DIR));
-  writeFileSync(jobPath(dataDir, job.episode_id), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileAtomically(jobPath(dataDir, job.episode_id), `${JSON.stringify(file, null, 2)}\n`);
 };
 
 export type JobRead = { readonly kind: 'found'; readonly job: Job } | { readonly kind: 'absent' } | { readonly kind: 'invalid'; readonly message: string };

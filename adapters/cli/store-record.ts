@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from '../files/write-atomically';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
 import { describeValidationErrors } from '../../domain/invocation';
@@ -41,10 +42,7 @@ export const readStoreRecord = (dataDir: string): StoreRecordRead => {
   }
 };
 
-/** Written to a temporary file and renamed into place, so a reader never sees half a record. */
+/** Replaced whole, so a reader never sees half a record. */
 export const writeStoreRecord = (dataDir: string, record: StoreRecord): void => {
-  const path = join(dataDir, STORE_RECORD_FILE);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(temporary, path);
+  writeFileAtomically(join(dataDir, STORE_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
 };
