@@ -6,7 +6,8 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
  */
 const CORRUPTION = /file is not a database|database disk image is malformed/;
 
-export const isCorruptViews = (reason: string): boolean => CORRUPTION.test(reason);
+/** Whether an SQLite file (the views, or the store) failed to open because it is damaged or not an SQLite file at all. */
+export const isDamagedSqliteFile = (reason: string): boolean => CORRUPTION.test(reason);
 
 export const corruptViewsMessage = (viewsPath: string, dataDir: string, reason: string): string =>
   `the views database "${viewsPath}" is corrupt (${reason.match(CORRUPTION)?.[0] ?? reason}); it holds only what the event store can rebuild: run \`raes-tools projections rebuild --data-dir ${dataDir}\` to set it aside and rebuild it`;

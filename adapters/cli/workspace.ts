@@ -11,7 +11,7 @@ import { readStoreRecord } from './store-record';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { lockDataDir } from './data-dir-lock';
 import { ensureDataDir, requireDataDir } from './data-dir';
-import { corruptViewsMessage, isCorruptViews, setCorruptViewsAside } from './corrupt-views';
+import { corruptViewsMessage, isDamagedSqliteFile, setCorruptViewsAside } from './corrupt-views';
 import { legacyDataDirMessage } from './job-file';
 
 /**
@@ -186,6 +186,15 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   if (opened.kind === 'storage_failure') {
     release();
     const recorded = config.kind === 'sqlite' ? readStoreRecord(dataDir) : undefined;
+    const owner = recorded?.kind === 'found' ? ` (store ${recorded.record.store_id})` : '';
+    // Unlike the views, the store is the history itself: nothing rebuilds a damaged one.
+    if (config.kind === 'sqlite' && isDamagedSqliteFile(opened.reason)) {
+      return {
+        ok: false,
+        usage: false,
+        message: `${opened.reason}; the store file${owner} is damaged, and the history it held cannot be rebuilt from anything else: restore it from a backup (with its -wal file, if any), or point --data-dir at the folder of an intact copy`,
+      };
+    }
     // A read-only command does not create a missing store file: say it belonged to this data dir.
     const lost =
       recorded?.kind === 'found'
@@ -197,7 +206,7 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   const viewsOptions = options.readOnly === true ? { readOnly: true } : {};
   let views = openViewsDatabase(viewsPath, viewsOptions);
   let corruptViewsSetAside: string | undefined;
-  if ('kind' in views && isCorruptViews(views.reason) && options.replaceCorruptViews === true) {
+  if ('kind' in views && isDamagedSqliteFile(views.reason) && options.replaceCorruptViews === true) {
     try {
       corruptViewsSetAside = setCorruptViewsAside(viewsPath);
       views = openViewsDatabase(viewsPath, viewsOptions);
@@ -210,7 +219,7 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   if ('kind' in views) {
     void opened.store.close();
     release();
-    const message = isCorruptViews(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
+    const message = isDamagedSqliteFile(views.reason) ? corruptViewsMessage(viewsPath, dataDir, views.reason) : views.reason;
     return { ok: false, usage: false, message };
   }
   // Every writer appends through the chain (docs/integrity.md); a reader sees the store as it is.

@@ -64,6 +64,21 @@ describe('the data dir records the store it belongs to', () => {
     expect(existsSync(join(dataDir, 'events.sqlite'))).toBe(false);
   });
 
+  it('a damaged store file is reported as damaged, with the advice to restore it, by readers and writers alike', () => {
+    const dataDir = ranDataDir('damaged');
+    const storeId = storeRecord(dataDir).store_id;
+    // The SQLite header overwritten: the file is no longer a database.
+    const file = join(dataDir, 'events.sqlite');
+    const bytes = readFileSync(file);
+    bytes.fill(0x5a, 0, 100);
+    writeFileSync(file, bytes);
+    for (const run of [cli('audit', '--data-dir', dataDir), cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir)]) {
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`file is not a database; the store file (store ${storeId}) is damaged, and the history it held cannot be rebuilt from anything else: restore it from a backup`);
+      expect(withoutStack(run)).toBe(true);
+    }
+  });
+
   it('a store replaced by another one is refused, naming both stores', () => {
     const dataDir = ranDataDir('replaced');
     const other = ranDataDir('replacement');
