@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { identifyStore, readStoreIdentity } from '../event-store/store-identity';
 import type { OpenedEventStore } from '../event-store/store-tail';
 import { checkTail } from '../event-store/tail-check';
+import { isDamagedSqliteFile } from './corrupt-views';
 import { jobEpisodes } from './job-file';
 import { readStoreRecord, writeStoreRecord, type StoreRecord } from './store-record';
 
@@ -48,11 +49,13 @@ export const checkStore = async (input: StoreCheckInput): Promise<StoreChecked> 
   const { store, storeLabel, storeSetting, dataDir } = input;
   const newDataDir = `to keep this store and start a new history, use a new --data-dir`;
   const tail = await checkTail(store);
+  const restore = `Restore the store from a backup (then run \`raes-tools projections rebuild --data-dir ${dataDir}\`), or point ${storeSetting} at the right store`;
   if (tail.kind === 'unreadable' && input.writer) {
-    return refused(
-      `the event store ${storeLabel} is not readable to its end, so nothing was appended to it: ${tail.reason}. ` +
-        `Restore the store from a backup (then run \`raes-tools projections rebuild --data-dir ${dataDir}\`), or point ${storeSetting} at the right store`,
-    );
+    return refused(`the event store ${storeLabel} is not readable to its end, so nothing was appended to it: ${tail.reason}. ${restore}`);
+  }
+  // A store that did not answer (a server down, a file it cannot read) is not damaged unless it says so.
+  if (tail.kind === 'unavailable' && input.writer) {
+    return refused(`the event store ${storeLabel} could not be read, so nothing was appended to it: ${tail.reason}${isDamagedSqliteFile(tail.reason) ? `. ${restore}` : ''}`);
   }
   const lastPosition = tail.lastPosition;
   const identity = await readStoreIdentity(store);

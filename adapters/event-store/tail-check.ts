@@ -15,8 +15,10 @@ import type { TailEvent, TailReadable } from './store-tail';
  */
 export type TailChecked =
   | { readonly kind: 'readable'; readonly lastPosition: bigint | undefined }
-  /** `lastPosition` is known when the last event was found but does not decode. */
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly lastPosition: bigint | undefined };
+  /** The store did not answer the read (unreachable, refused, damaged tables): `reason` is its own. */
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly lastPosition: undefined }
+  /** The last event was found but does not decode as the event the engine wrote there. */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly lastPosition: bigint };
 
 const codecOf = (stream: string): t.Decoder<unknown, unknown> | undefined => {
   if (stream.startsWith(INVOCATION_STREAM_PREFIX)) return InvocationEventCodec;
@@ -46,7 +48,7 @@ const problemOf = (last: TailEvent): string | undefined => {
 
 export const checkTail = async (store: TailReadable): Promise<TailChecked> => {
   const read = await store.readLast();
-  if (read.kind === 'storage_failure') return { kind: 'unreadable', reason: read.reason, lastPosition: undefined };
+  if (read.kind === 'storage_failure') return { kind: 'unavailable', reason: read.reason, lastPosition: undefined };
   if (read.last === undefined) return { kind: 'readable', lastPosition: undefined };
   const problem = problemOf(read.last);
   if (problem !== undefined) {
