@@ -20,13 +20,12 @@ type SealState = {
   /** The seal stream's last revision, the expected revision of the next seal. */
   readonly revision: bigint | 'no_stream';
   /**
-   * The position the store was read through: at or after `through`, the events between them carry no
-   * link (a history from before chains, or links the sealer cannot read), so the next seal reads on from here.
+   * The position the store was read through, never before `through` (undefined only with it): the events
+   * between the two carry no link (a history from before chains, or links the sealer cannot read), so the
+   * next seal reads on from here.
    */
   readonly readThrough: bigint | undefined;
 };
-
-const later = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined || a > b ? a : b);
 
 const PAGE = 1000;
 
@@ -58,7 +57,7 @@ export class HistorySealer {
       this.state = state;
       let { through } = state;
       const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
-      const readThrough = later(through, state.readThrough);
+      const { readThrough } = state;
       if (readThrough !== undefined) {
         let next = Number(readThrough) + 1;
         for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
@@ -70,7 +69,7 @@ export class HistorySealer {
       // Read back what this process did not append (or could not place), from where its own digests end.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
       const ownRun = sealDigest.count > 0 && !toEnd;
-      let cursor = later(through, readThrough);
+      let cursor = sealDigest.count > 0 ? through : readThrough;
       while (!ownRun) {
         const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
         if (read.kind === 'storage_failure') return read;
@@ -93,7 +92,7 @@ export class HistorySealer {
       const data = sealData(through, count, rolling);
       const appended = await this.store.append(SEAL_STREAM, [{ id: `history-sealed-${through}`, type: SEAL_EVENT_TYPE, data }], { expectedRevision: state.revision });
       if (appended.kind === 'appended') {
-        this.state = { through, count, rolling, revision: appended.nextExpectedRevision, readThrough: later(cursor, through) };
+        this.state = { through, count, rolling, revision: appended.nextExpectedRevision, readThrough: cursor };
         return { kind: 'sealed' };
       }
       this.state = undefined;
