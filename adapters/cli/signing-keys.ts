@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, hash, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { makeFolder } from '../files/make-folder';
+import { makeFolder, pathKind } from '../files/make-folder';
 
 /**
  * The Ed25519 keys that sign bundles: PEM files (PKCS#8 private, SPKI public), the private one readable
@@ -16,11 +16,10 @@ export type Loaded<T> = { readonly ok: true; readonly value: T } | { readonly ok
 
 export const generateSigningKeys = (dir: string): Loaded<{ readonly privateKey: string; readonly publicKey: string }> => {
   const folder = resolve(dir);
-  if (!existsSync(folder)) {
-    // Readable by its owner only, as the private key in it.
-    const made = makeFolder(folder, 0o700);
-    if (!made.ok) return { ok: false, message: `--out ${dir}: the folder cannot be created (${made.reason}); name a folder you can write` };
-  } else if (!statSync(folder).isDirectory()) return { ok: false, message: `--out ${dir} is a file, not a folder; name a folder for the two key files` };
+  if (pathKind(folder) === 'other') return { ok: false, message: `--out ${dir} is a file, not a folder; name a folder for the two key files` };
+  // Readable by its owner only, as the private key in it.
+  const made = makeFolder(folder, 0o700);
+  if (!made.ok) return { ok: false, message: `--out ${dir}: the folder cannot be created (${made.reason}); name a folder you can write` };
   const privateKey = join(folder, PRIVATE_KEY_FILE);
   const publicKey = join(folder, PUBLIC_KEY_FILE);
   for (const file of [privateKey, publicKey]) {

@@ -186,9 +186,9 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
   if (opened.kind === 'storage_failure') {
     release();
     const recorded = config.kind === 'sqlite' ? readStoreRecord(dataDir) : undefined;
-    const owner = recorded?.kind === 'found' ? ` (store ${recorded.record.store_id})` : '';
     // Unlike the views, the store is the history itself: nothing rebuilds a damaged one.
     if (config.kind === 'sqlite' && isDamagedSqliteFile(opened.reason)) {
+      const owner = recorded?.kind === 'found' ? ` (store ${recorded.record.store_id})` : '';
       return {
         ok: false,
         usage: false,

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomically } from '../../../adapters/files/write-atomically';
 import { makeTempDir, type TempDir } from '../event-store/support/temp-dir';
 
@@ -22,10 +22,9 @@ describe('writeFileAtomically', () => {
     const path = join(temp.path, 'missing-folder', 'job.json');
     expect(() => writeFileAtomically(path, 'text')).toThrow(/ENOENT/);
     // A folder where the file should go: the rename fails after the temporary file beside it was written.
-    const folder = join(temp.path, 'taken');
     writeFileAtomically(join(temp.path, 'keep'), 'x');
     expect(() => writeFileAtomically(temp.path, 'text')).toThrow();
-    expect(readdirSync(join(temp.path, '..')).filter((name) => name.startsWith(`${folder.split('/').slice(-2, -1)[0]!}.`))).toEqual([]);
+    expect(readdirSync(dirname(temp.path)).filter((name) => name.startsWith(`${basename(temp.path)}.`))).toEqual([]);
     expect(readdirSync(temp.path)).toEqual(['keep']);
   });
 });
