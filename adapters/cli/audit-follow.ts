@@ -2,7 +2,7 @@ import { invocationEventCodec } from '../../domain/application';
 import type { EventStore, RecordedEvent, SubscriptionEnded } from '../../domain/ports/event-store';
 import { INVOCATION_STREAM_PREFIX, parseInvocationStream } from '../../domain/streams';
 import type { HistoryFilter } from '../../projections';
-import { timeOfDay } from './format';
+import { shown, timeOfDay } from './format';
 
 /**
  * `audit --follow`: follows the log from its start through the store's catch-up subscription (the one
@@ -41,7 +41,7 @@ export const followAudit = (store: EventStore, filter: HistoryFilter, print: (li
       owners.set(stream, { participant: event.port_values.participant_address, episode: name.episodeId });
     } else if (event.type === 'ToolActionSettled') {
       if (!matches(filter, owners.get(stream), invocation)) return;
-      const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${event.reason})`;
+      const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${shown(event.reason)})`;
       print(`${timeOfDay(event.at)} tool action ${event.action_instance_id} settled ${event.settlement}${status}\n`);
     } else if (event.type === 'InvocationClosed') {
       const owner = owners.get(stream);

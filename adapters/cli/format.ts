@@ -1,6 +1,39 @@
+import { MAX_TOOL_CALL_ID_LENGTH } from '../../domain/invocation/tool-action-request';
+
 /** Plain-text tables and labels for people; machines get --json. */
 
-export const table = (headers: readonly string[], rows: readonly (readonly string[])[]): string => {
+/** The longest value shown whole: an admitted tool call id is shown whole. */
+export const MAX_SHOWN_LENGTH = MAX_TOOL_CALL_ID_LENGTH;
+
+/**
+ * Characters a terminal acts on or lays out instead of showing: C0 and C1 controls (line breaks and
+ * escape sequences among them), DEL, line and paragraph separators, and the bidirectional marks and
+ * overrides that reorder what follows them.
+ */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A value from outside the engine (an agent's tool call id or tool name, a harness's reason) as a
+ * line of text shows it: every character a terminal would act on escaped as JSON escapes it (`\n`,
+ * `\u001b`), and a value longer than MAX_SHOWN_LENGTH cut there and marked with its length (`--json`
+ * prints it whole). A value cannot break a line, forge a line of the report or recolour the terminal.
+ */
+export const shown = (value: string): string => {
+  let text = value;
+  if (text.length > MAX_SHOWN_LENGTH) {
+    // Never between the two halves of a surrogate pair.
+    const end = /[\ud800-\udbff]/.test(text.charAt(MAX_SHOWN_LENGTH - 1)) ? MAX_SHOWN_LENGTH - 1 : MAX_SHOWN_LENGTH;
+    text = `${text.slice(0, end)}…(${value.length} characters)`;
+  }
+  return text.replace(UNSHOWABLE, escapeOne);
+};
+
+/** A table whose every cell is shown (see `shown`), its columns padded to their widest cell. */
+export const table = (headerRow: readonly string[], rowsGiven: readonly (readonly string[])[]): string => {
+  const headers = headerRow.map(shown);
+  const rows = rowsGiven.map((row) => row.map(shown));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells

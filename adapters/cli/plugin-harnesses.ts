@@ -3,7 +3,7 @@ import { loadModuleHarness, ModuleHarnessInvalid } from '../harness/module-harne
 import type { HarnessOptions, StartedHarness } from './harness-types';
 import type { HarnessSpec } from './harness-spec';
 import { EXIT_USAGE } from './io';
-import { invocationLabel, toolTail } from './format';
+import { invocationLabel, shown, toolTail } from './format';
 import type { AdmissionMeta } from '../mcp';
 
 /** A tools/call through the gateway, as the bundled MCP harness describes its calls. */
@@ -16,9 +16,9 @@ export const describeGatewayCall = (tool: string, admission: AdmissionMeta): str
     admission.outcome === 'refused'
       ? `refused (${admission.refusal ?? 'refused'}), the tool never ran`
       : admission.outcome === 'unknown'
-        ? `effects unknown (${admission.reason ?? 'unknown'})`
+        ? `effects unknown (${shown(admission.reason ?? 'unknown')})`
         : admission.outcome;
-  return `      gateway: ${id} MCP tool ${tool}: ${outcome}`;
+  return `      gateway: ${id} MCP tool ${shown(tool)}: ${outcome}`;
 };
 
 /** The user's own harnesses for `run`: their agent through the MCP gateway, their module, their command. */
@@ -49,7 +49,7 @@ export const startPluginHarness = async (
           bindings: options.bindings ?? [],
           onToolCall: (_invocationId, tool, admission) => options.onCall(describeGatewayCall(tool, admission)),
           onAgentExit: (invocationId, exit) =>
-            options.onCall(`      agent of ${invocationLabel(invocationId)}: ${exit.kind === 'exited' ? `exited ${exit.code}` : `stopped (${exit.reason})`}`),
+            options.onCall(`      agent of ${invocationLabel(invocationId)}: ${exit.kind === 'exited' ? `exited ${exit.code}` : `stopped (${shown(exit.reason)})`}`),
         });
       } catch (error) {
         throw new HarnessStartFailed((error as Error).message, 1);

@@ -2,7 +2,7 @@ import type { ExecutionOffer } from './admission-context';
 import { bindingsFor, offersFor, type IndexedBinding, type IndexedOffer } from './admission-index';
 import { refusal, type Refusal } from './refusal-codes';
 import type { InvocationState, OpenedInvocation, ToolActionRecord } from './state';
-import { ToolActionRequestCodec, sameToolActionRequest, type ToolActionRequest } from './tool-action-request';
+import { ToolActionRequestCodec, sameToolActionRequest, toolCallIdProblem, type ToolActionRequest } from './tool-action-request';
 
 /**
  * The admission rules (docs/rules.md, admission rule 1 onward), one function per refusal code, in rule order. Each
@@ -32,7 +32,10 @@ export const invocationReturned = (dispatchEnded: boolean): Refusal | undefined 
 // Rule 2: the request decodes.
 export const requestInvalid = (raw: unknown): ToolActionRequest | Refusal => {
   const decoded = ToolActionRequestCodec.decode(raw);
-  if (decoded._tag === 'Right') return decoded.right;
+  if (decoded._tag === 'Right') {
+    const problem = toolCallIdProblem(decoded.right.tool_call_id);
+    return problem === undefined ? decoded.right : refusal('request_invalid', problem);
+  }
   const first = decoded.left[0];
   return refusal('request_invalid', first?.message ?? 'the request is not a tool action request');
 };

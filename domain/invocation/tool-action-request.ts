@@ -94,6 +94,25 @@ export const ToolActionRequestCodec = new t.Type<ToolActionRequest, ToolActionRe
   t.identity,
 );
 
+/**
+ * The longest tool call id admitted. The id is the one free text of a request the engine keeps (every
+ * other field must equal a port value or a scenario address), and it is shown in every audit table:
+ * providers' ids are tens of characters (docs/decisions.md).
+ */
+export const MAX_TOOL_CALL_ID_LENGTH = 256;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Why a decoded request's tool call id is not admitted (rule 2, on admission only: ids stored before
+ * the bound still decode), or undefined when it is.
+ */
+export const toolCallIdProblem = (toolCallId: string): string | undefined =>
+  toolCallId.length > MAX_TOOL_CALL_ID_LENGTH
+    ? `tool_call_id has ${toolCallId.length} characters; at most ${MAX_TOOL_CALL_ID_LENGTH} are admitted`
+    : CONTROL_CHARACTER.test(toolCallId)
+      ? `tool_call_id ${show(toolCallId)} holds a control character; none is admitted`
+      : undefined;
+
 /** Two requests are the same request when every field is equal (targets in the same order). */
 export const sameToolActionRequest = (a: ToolActionRequest, b: ToolActionRequest): boolean => {
   if (

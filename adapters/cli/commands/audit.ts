@@ -4,7 +4,7 @@ import { streamAudit, type AuditedInvocation, type AuditReport, type AuditSummar
 import { followAudit } from '../audit-follow';
 import { letPagesDieYoung } from '../young-garbage';
 import { formatIntegrity } from '../audit-integrity';
-import { invocationLabel, lastSegment, plural, shortToolCall, table, timeOfDay, toolTail } from '../format';
+import { invocationLabel, lastSegment, plural, shortToolCall, shown, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import type { Built } from '../built';
 import { openWorkspace, type StoreFlags } from '../workspace';
@@ -52,7 +52,7 @@ export const formatAuditedInvocation = (invocation: AuditedInvocation): string =
   text += table(['  action', 'tool call', 'tool', 'admitted', 'dispatched', 'settled', 'settlement', 'status'], rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]));
   for (const action of invocation.tool_actions) {
     if (action.resolution !== null) {
-      text += `  ${toolTail(action.action_instance_id)} resolved by an operator at ${timeOfDay(action.resolution.resolved_at)}: effect ${action.resolution.effect} (evidence ${action.resolution.evidence_ref})\n`;
+      text += `  ${toolTail(action.action_instance_id)} resolved by an operator at ${timeOfDay(action.resolution.resolved_at)}: effect ${action.resolution.effect} (evidence ${shown(action.resolution.evidence_ref)})\n`;
     } else if (action.settlement === 'indeterminate') {
       text += `  ${toolTail(action.action_instance_id)} is unresolved: its effects are unknown; id ${action.action_instance_id}\n`;
     }

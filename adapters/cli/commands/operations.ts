@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { childOperations, getOperation, type OperationStatus } from '../../../projections';
 import { catchUpViews } from '../audit-report';
 import { chooseEpisode, EPISODE_HELP } from '../episode-choice';
-import { table, timeOfDay, toolTail } from '../format';
+import { shown, table, timeOfDay, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace, type StoreFlags } from '../workspace';
 import { storeFlagsOf, storeOptions } from '../store-options';
@@ -28,7 +28,7 @@ const describe = (operation: OperationStatus): string => {
     lines.push(['resolution', `effect ${operation.resolution.effect}, evidence ${operation.resolution.evidence_ref}, at ${operation.resolution.resolved_at}`]);
   }
   const width = Math.max(...lines.map(([key]) => key.length));
-  return lines.map(([key, value]) => `${key.padEnd(width)}  ${value}\n`).join('');
+  return lines.map(([key, value]) => `${key.padEnd(width)}  ${shown(value)}\n`).join('');
 };
 
 export const runOperationsGet = async (operationId: string, options: StoreFlags & { readonly json: boolean; readonly episode?: string }, io: CliIo): Promise<number> => {

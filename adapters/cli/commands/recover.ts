@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { LeaseHeldElsewhere, RuntimeProgress } from '../../../domain/application';
 import { LeasedRuntimeManager } from '../../engine/leased-runtime-manager';
 import { openOperatorEngine } from '../engine';
-import { invocationLabel, toolTail } from '../format';
+import { invocationLabel, shown, toolTail } from '../format';
 import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
 import { describeProgress } from '../progress';
 import { EPISODE_HELP } from '../episode-choice';
@@ -48,7 +48,7 @@ const formatRecovery = (report: RecoveryReport): string => {
     text += `  ${toolTail(action.action_instance_id)} of ${invocationLabel(action.action_instance_id.slice(0, action.action_instance_id.lastIndexOf(':tool=')))} settled ${action.settlement}: ${why}\n`;
   }
   for (const scheduler of report.stopped_schedulers) {
-    text += `  scheduler of ${scheduler.participant_address} stopped (${scheduler.reason})\n`;
+    text += `  scheduler of ${scheduler.participant_address} stopped (${shown(scheduler.reason)})\n`;
   }
   text += formatHeldElsewhere(report.held_elsewhere);
   const unresolved = report.recovered_invocations.flatMap((invocation) => invocation.indeterminate_action_ids);

@@ -1,4 +1,4 @@
-import { invocationLabel, invocationOfAction, lastSegment, shortToolCall, table, timeOfDay, toolTail } from '../../../adapters/cli/format';
+import { invocationLabel, invocationOfAction, lastSegment, MAX_SHOWN_LENGTH, shortToolCall, shown, table, timeOfDay, toolTail } from '../../../adapters/cli/format';
 import { describeProgress } from '../../../adapters/cli/progress';
 
 const INVOCATION = 'participant.autonomous-execution.participant-behavior:participant.behavior.participant-agent:3';
@@ -48,5 +48,35 @@ describe('progress lines', () => {
         recovered: true,
       }),
     ).toBe('  participant-agent attempt 3 closed by recovery: attempt consumed, indeterminate: tool=1');
+  });
+});
+
+describe('values from outside the engine in text output', () => {
+  it('escapes what a terminal would act on, so a value cannot break or forge a line', () => {
+    expect(shown('call-1\nVerification: sound, no findings')).toBe('call-1\\nVerification: sound, no findings');
+    expect(shown('\u001b[31mred\u001b[0m\r\t\u0000\u007f\u009b')).toBe('\\u001b[31mred\\u001b[0m\\r\\t\\u0000\\u007f\\u009b');
+    expect(shown('abc\u202edcba\u2066x\u2028y')).toBe('abc\\u202edcba\\u2066x\\u2028y');
+    expect(shown('plain é 漢字 🙂')).toBe('plain é 漢字 🙂');
+  });
+
+  it('cuts a value longer than a tool call id may be, marked with its length, never inside a surrogate pair', () => {
+    expect(shown('x'.repeat(MAX_SHOWN_LENGTH))).toBe('x'.repeat(MAX_SHOWN_LENGTH));
+    expect(shown('x'.repeat(2_000_000))).toBe(`${'x'.repeat(MAX_SHOWN_LENGTH)}…(2000000 characters)`);
+    const astral = `${'x'.repeat(MAX_SHOWN_LENGTH - 1)}🙂tail`;
+    expect(shown(astral)).toBe(`${'x'.repeat(MAX_SHOWN_LENGTH - 1)}…(${astral.length} characters)`);
+  });
+
+  it('shows every table cell so, keeping one row a line', () => {
+    const text = table(['tool call', 'status'], [['a\nforged line', 'ok']]);
+    expect(text.split('\n')).toEqual(['tool call       status', 'a\\nforged line  ok', '']);
+  });
+
+  it('shows a tool call id and a scheduler stop reason so in progress lines', () => {
+    const line = describeProgress({
+      kind: 'tool_action_admitted',
+      action_instance_id: `${INVOCATION}:tool=1`,
+      tool_call_id: 'id\u001b]0;title\u0007',
+    });
+    expect(line).toBe('    tool=1 admitted (tool call id\\u001b]0;title\\u0007)');
   });
 });
