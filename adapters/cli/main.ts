@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { removeTemporaryFoldersOnSignals } from '../files/temporary-folder';
+import { cleanUpBeforeEndingSignals } from '../processes/process-exit';
 import { runCli } from './program';
 
-removeTemporaryFoldersOnSignals();
+cleanUpBeforeEndingSignals();
 
 // A reader that stops early (`raes-tools export | head`) closes the pipe: that ends the output, it is no failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

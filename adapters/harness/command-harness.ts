@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { HarnessRuntime, type ParticipantRuntime } from '../../domain/application/participant-runtime';
 import type { AttachedPort } from '../../domain/application/runtime-manager';
 import { RemotePortServer } from '../http/remote-port-server';
+import { atProcessEnd } from '../processes/process-exit';
+import { endProcessTree } from '../processes/process-tree';
 import { outerResultOf } from './outer-result';
 
 /**
@@ -61,13 +63,20 @@ export const startCommandHarness = async (options: CommandHarnessOptions): Promi
       });
       child.stdout.resume();
       child.stderr.resume();
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      // Run through the shell: the command's own processes are the shell's children, ended with it.
+      const pid = child.pid;
+      const forget = pid === undefined ? () => undefined : atProcessEnd(() => endProcessTree(pid));
+      const timer = setTimeout(() => {
+        if (pid !== undefined) endProcessTree(pid);
+      }, timeoutMs);
       child.once('error', () => {
         clearTimeout(timer);
+        forget();
         resolve(null);
       });
       child.once('exit', (exitCode) => {
         clearTimeout(timer);
+        forget();
         resolve(exitCode);
       });
     });

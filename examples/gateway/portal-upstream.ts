@@ -19,6 +19,10 @@ const main = async (): Promise<void> => {
     void portal.close();
   };
   await server.connect(new StdioServerTransport());
+  // The gateway gone (its process killed, say), standard input ends: so does this server, portal included.
+  process.stdin.once('end', () => {
+    void server.close();
+  });
 };
 
 main().catch((error: unknown) => {

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeTemporaryFolder } from '../../files/temporary-folder';
+import { atProcessEnd } from '../../processes/process-exit';
+import { endProcessTree } from '../../processes/process-tree';
 import type { AgentCommand } from './gateway-config';
 import type { GatewayAccess } from './gateway-http-server';
 
@@ -12,7 +14,9 @@ import type { GatewayAccess } from './gateway-http-server';
  * `mcp_transport: "stdio"` a command that relays stdio to the gateway), its
  * path in RAES_MCP_CONFIG and in place of `{mcp_config}` in the agent's arguments. The file lives in a
  * private temporary folder removed when the agent ends. The agent's output is drained and dropped:
- * it may hold tool arguments or results, which the engine never keeps.
+ * it may hold tool arguments or results, which the engine never keeps. An agent past its timeout is
+ * ended with every process it started (a wrapper's child, the stdio bridge), and so is one still
+ * running when the engine's process ends.
  */
 
 export const MCP_CONFIG_ENV = 'RAES_MCP_CONFIG';
@@ -73,17 +77,21 @@ export const runAgent = async (agent: AgentCommand, access: GatewayAccess, invoc
     });
     child.stdout.resume();
     child.stderr.resume();
+    const pid = child.pid;
+    const forget = pid === undefined ? () => undefined : atProcessEnd(() => endProcessTree(pid));
     return await new Promise<AgentExit>((resolve) => {
       const timer = setTimeout(() => {
-        child.kill('SIGKILL');
+        if (pid !== undefined) endProcessTree(pid);
         resolve({ kind: 'killed', reason: `ran past ${agent.timeoutMs} ms` });
       }, agent.timeoutMs);
       child.once('error', (error) => {
         clearTimeout(timer);
+        forget();
         resolve({ kind: 'killed', reason: `could not start ${agent.command}: ${error.message}` });
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
+        forget();
         resolve(code === null ? { kind: 'killed', reason: `ended by ${signal ?? 'a signal'}` } : { kind: 'exited', code });
       });
     });

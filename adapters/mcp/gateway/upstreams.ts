@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { atProcessEnd } from '../../processes/process-exit';
+import { endProcessTree } from '../../processes/process-tree';
 import type { UpstreamServer } from './gateway-config';
 
 /**
@@ -40,13 +42,19 @@ const transportOf = (server: UpstreamServer): StdioClientTransport | StreamableH
 
 export const connectUpstreams = async (servers: readonly UpstreamServer[]): Promise<Upstreams> => {
   const connected: ConnectedUpstream[] = [];
+  // A stdio server still running when the engine's process ends (a second Ctrl-C) is ended then.
+  const endedAtExit: Array<() => void> = [];
   const close = async (): Promise<void> => {
     await Promise.allSettled(connected.map((upstream) => upstream.client.close()));
+    for (const forget of endedAtExit) forget();
   };
   for (const server of servers) {
     const client = new Client(CLIENT_INFO);
+    const transport = transportOf(server);
     try {
-      await client.connect(transportOf(server));
+      await client.connect(transport);
+      const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+      if (pid !== null) endedAtExit.push(atProcessEnd(() => endProcessTree(pid)));
     } catch (error) {
       await close();
       const where = server.transport === 'http' ? server.url : `${server.command} ${server.args.join(' ')}`;

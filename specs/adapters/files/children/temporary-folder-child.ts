@@ -1,4 +1,5 @@
-import { makeTemporaryFolder, removeTemporaryFoldersOnSignals } from '../../../../adapters/files/temporary-folder';
+import { makeTemporaryFolder } from '../../../../adapters/files/temporary-folder';
+import { cleanUpBeforeEndingSignals } from '../../../../adapters/processes/process-exit';
 
 /**
  * A process holding a temporary folder, set up for signals as the CLI is. Usage:
@@ -7,7 +8,7 @@ import { makeTemporaryFolder, removeTemporaryFoldersOnSignals } from '../../../.
  * listens for SIGINT itself, printing `interrupted`.
  */
 const [how] = process.argv.slice(2);
-removeTemporaryFoldersOnSignals();
+cleanUpBeforeEndingSignals();
 const folder = makeTemporaryFolder('raes-spec-held-');
 process.stdout.write(`${folder.path}\n`);
 if (how === 'exit') process.exit(3);
