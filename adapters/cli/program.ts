@@ -15,7 +15,8 @@ import { registerServe } from './commands/serve';
 import { registerTelemetry } from './commands/telemetry';
 
 import { registerVerify } from './commands/verify';
-import { CliIo, EXIT_OK, EXIT_USAGE } from './io';
+import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './io';
+import { UnreadableEvent } from '../../domain/ports/unreadable-event';
 
 /** Builds the CLI; each command lives in its own module under commands/. */
 export const buildProgram = (io: CliIo, setExit: (code: number) => void): Command => {
@@ -67,6 +68,10 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<nu
     return exitCode;
   } catch (cause) {
     if (cause instanceof CommanderError) return cause.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    if (cause instanceof UnreadableEvent) {
+      io.stderr(`raes-tools: ${cause.message}. Nothing rebuilds the history from there: restore the store from a backup taken before the change.\n`);
+      return EXIT_INVALID;
+    }
     throw cause;
   }
 };

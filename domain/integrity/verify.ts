@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../ports/event-store';
 import { canonicalJson } from './canonical-json';
+import { UnreadableEvent } from '../ports/unreadable-event';
 import { linkDigest, linkOf, type ChainVersion } from './chain';
 import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, sealRolling } from './seal';
 
@@ -16,6 +17,7 @@ export type IntegrityFindingCode =
   | 'revision_gap'
   | 'revision_out_of_order'
   | 'link_missing'
+  | 'event_unreadable'
   | 'seal_malformed'
   | 'seal_out_of_order'
   | 'seal_mismatch';
@@ -43,8 +45,13 @@ export interface IntegrityReport {
 
 export type VerifiedEvent = Pick<RecordedEvent, 'stream' | 'revision' | 'position' | 'type' | 'data' | 'metadata'>;
 
-/** A stream's last event as the check saw it: its revision, and its link digest (null when it carried none). */
-type StreamHead = { revision: bigint; digest: string | null };
+/**
+ * A stream's last event as the check saw it: its revision, and its link digest (null when it carried
+ * none, undefined when its metadata could not be read: the next event's link is then not judged by it).
+ */
+type StreamHead = { revision: bigint; digest: string | null | undefined };
+
+const UNREADABLE = Symbol('unreadable');
 
 const placeOf = (event: VerifiedEvent): string => `position ${event.position} (stream '${event.stream}', revision ${event.revision})`;
 
@@ -75,7 +82,11 @@ export class IntegrityVerifier {
       this.find('revision_out_of_order', event, `the event at ${placeOf(event)} comes after revision ${expectedRevision - 1n} of its stream: events of the stream were reordered or copied`);
       broken = true;
     }
-    const link = linkOf(event.metadata);
+    const link = this.readable(event, () => linkOf(event.metadata));
+    if (link === UNREADABLE) {
+      this.heads.set(event.stream, { revision: event.revision, digest: undefined });
+      return;
+    }
     this.heads.set(event.stream, { revision: event.revision, digest: link?.digest ?? null });
     if (link === undefined) {
       if (this.chained === 0) this.unchainedPrefix += 1;
@@ -83,16 +94,19 @@ export class IntegrityVerifier {
       return;
     }
     this.chained += 1;
-    if (!broken) {
-      const digest = linkDigest(link.v, link.previous, event.stream, Number(event.revision), event.type, canonicalJson(event.data));
+    // A stream's first event links to nothing; after an event whose metadata could not be read, to what is not known.
+    const expectedPrevious = head === undefined ? null : head.digest;
+    const data = broken ? undefined : this.readable(event, () => canonicalJson(event.data));
+    if (data !== undefined && data !== UNREADABLE) {
+      const digest = linkDigest(link.v, link.previous, event.stream, Number(event.revision), event.type, data);
       if (digest !== link.digest) {
         this.find('chain_digest_mismatch', event, `the event at ${placeOf(event)}, type '${event.type}', does not match its chain link: its data, type or place changed after it was written`);
-      } else if (link.previous !== (head?.digest ?? null)) {
+      } else if (expectedPrevious !== undefined && link.previous !== expectedPrevious) {
         this.find('chain_link_broken', event, `the event at ${placeOf(event)} links to another predecessor than the event before it in its stream: that event was changed, replaced or removed`);
       }
     }
     const seal = event.stream === SEAL_STREAM && event.type === SEAL_EVENT_TYPE;
-    if (seal) this.checkSeal(event, link.v);
+    if (seal && data !== UNREADABLE) this.readable(event, () => this.checkSeal(event, link.v));
     this.pending.push({ position: event.position, digest: link.digest, seal });
   }
 
@@ -139,6 +153,17 @@ export class IntegrityVerifier {
     this.sealedCount = seal.event_count;
     this.sealedThrough = through;
     this.pending = this.pending.slice(covered);
+  }
+
+  /** What `read` reads from the event, or UNREADABLE (and a finding) when its data or metadata is not JSON. */
+  private readable<T>(event: VerifiedEvent, read: () => T): T | typeof UNREADABLE {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof UnreadableEvent)) throw error;
+      this.find('event_unreadable', event, `the event at ${placeOf(event)} cannot be read: its ${error.part} is not JSON, so it was changed after it was written`);
+      return UNREADABLE;
+    }
   }
 
   private find(code: IntegrityFindingCode, event: VerifiedEvent, message: string): void {

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue, RecordedEvent } from '../../../domain/ports/event-store';
+import { parseStored } from '../../../domain/ports/unreadable-event';
 
 /** A row of raes_events as pg returns it: bigint columns come as decimal text. */
 export type EventRow = {
@@ -14,14 +15,15 @@ export type EventRow = {
 
 export const EVENT_COLUMNS = 'position, stream, revision, id, type, data, metadata, recorded_at';
 
-export const recordedEventOf = (row: EventRow): RecordedEvent => ({
-  id: row.id,
-  type: row.type,
-  data: JSON.parse(row.data) as JsonValue,
-  metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as JsonObject),
-  stream: row.stream,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  recordedAt: row.recorded_at,
-  dataJson: row.data,
-});
+export const recordedEventOf = (row: EventRow): RecordedEvent => {
+  const place = { position: BigInt(row.position), stream: row.stream, revision: BigInt(row.revision) };
+  return {
+    id: row.id,
+    type: row.type,
+    data: parseStored<JsonValue>(row.data, 'data', place),
+    metadata: row.metadata === null ? undefined : parseStored<JsonObject>(row.metadata, 'metadata', place),
+    ...place,
+    recordedAt: row.recorded_at,
+    dataJson: row.data,
+  };
+};

@@ -4,6 +4,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
 import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
+import { parseStored } from '../../../domain/ports/unreadable-event';
 import type { AppendWriter } from './append-queue';
 import { CallingThreadCommit } from './calling-thread-commit';
 import { InThreadWriter } from './in-thread-writer';
@@ -82,13 +83,14 @@ class ReadEvent implements RecordedEvent {
   }
 
   get data(): JsonValue {
-    if (this.parsedData === NOT_PARSED) this.parsedData = JSON.parse(this.dataJson) as JsonValue;
+    if (this.parsedData === NOT_PARSED) this.parsedData = parseStored<JsonValue>(this.dataJson, 'data', this);
     return this.parsedData;
   }
 
   get metadata(): JsonObject | undefined {
     if (this.parsedMetadata === NOT_PARSED) {
-      this.parsedMetadata = metadataOfColumn(this.metadataColumn);
+      this.parsedMetadata =
+        typeof this.metadataColumn === 'string' ? parseStored<JsonObject>(this.metadataColumn, 'metadata', this) : metadataOfColumn(this.metadataColumn);
     }
     return this.parsedMetadata;
   }

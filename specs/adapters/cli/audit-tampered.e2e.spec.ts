@@ -80,6 +80,32 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     expect(report.integrity.findings[0]).toMatchObject({ code, position: String(target!.position), stream: target!.stream });
   });
 
+  it('names the event whose metadata was overwritten with text that is not JSON, and judges the next one by nothing it cannot read', () => {
+    let target: Row | undefined;
+    const dir = tampered('metadata-not-json', (db, rows) => {
+      target = middleEvent(rows);
+      db.prepare('UPDATE events SET metadata = ? WHERE position = ?').run('{oops', target.position);
+    });
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'event_unreadable', position: String(target!.position), stream: target!.stream });
+    expect(report.integrity.findings.map((finding) => finding.code)).not.toContain('chain_link_broken');
+  });
+
+  it('exits 1 naming the event whose data is not JSON, with no stack trace', () => {
+    let target: Row | undefined;
+    const dir = tampered('data-not-json', (db, rows) => {
+      target = middleEvent(rows);
+      db.prepare('UPDATE events SET data = ? WHERE position = ?').run('{not json', target.position);
+    });
+    for (const args of [['audit'], ['audit', '--json'], ['export', '--out', join(dir, 'history.json')]]) {
+      const run = cli(...args, '--data-dir', dir);
+      expect([args, run.status]).toEqual([args, 1]);
+      expect(run.stderr).toContain(`the event at position ${target!.position} (stream '${target!.stream}', revision ${target!.revision}) cannot be read: its data is not JSON`);
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
+
   it('names the event after a dropped one', () => {
     let next: Row | undefined;
     const dir = tampered('dropped', (db, rows) => {
