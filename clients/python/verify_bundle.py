@@ -47,8 +47,10 @@ def check(bundle):
         return code, "the event at position %d (stream '%s', revision %d): %s" % (position, stream, revision, message)
     for head in bundle["chain_heads"]:
         found = heads.pop(head["stream"], None)
-        if found != (head["revision"], head["digest"]):
+        if found is None or found[0] != head["revision"]:
             return "chain_head_mismatch", "stream '%s' does not end at its chain head (revision %s): events at its end were removed or added" % (head["stream"], head["revision"])
+        if found[1] != head["digest"]:
+            return "chain_head_mismatch", "stream '%s' ends at its chain head's revision %s, but its last event's link digest is not the head's: that event or the head was changed" % (head["stream"], head["revision"])
     if heads:
         return "chain_head_mismatch", "stream '%s' has events but no chain head" % next(iter(heads))
     content = {member: bundle[member] for member in CONTENT_MEMBERS}

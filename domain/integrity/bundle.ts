@@ -100,8 +100,11 @@ export class ChainHeadTracker {
     for (const head of claimed) {
       const found = held.get(head.stream);
       if (found === undefined) return { code: 'chain_head_mismatch', message: `the bundle names a head for stream '${head.stream}' but holds none of its events: the stream was removed` };
-      if (found.revision !== head.revision || found.digest !== head.digest) {
+      if (found.revision !== head.revision) {
         return { code: 'chain_head_mismatch', message: `stream '${head.stream}' ends at revision ${found.revision} in the bundle, but its chain head is revision ${head.revision}: events at its end were removed or added` };
+      }
+      if (found.digest !== head.digest) {
+        return { code: 'chain_head_mismatch', message: `stream '${head.stream}' ends at revision ${found.revision} as its chain head says, but its last event's link digest is not the head's: that event or the head was changed` };
       }
       held.delete(head.stream);
     }

@@ -232,6 +232,19 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     expect(run.stderr).toContain('FAILED chain_head_mismatch');
   });
 
+  it('names a chain head whose digest was changed as such, not as a dropped end', () => {
+    const file = tampered('head-digest-edited', (copy) => {
+      const head = (copy.chain_heads as Json[])[0]!;
+      const digest = head.digest as string;
+      head.digest = `${digest.slice(0, -2)}${digest.endsWith('AA') ? 'BA' : 'AA'}`;
+    });
+    const run = verifyWith(file);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('FAILED chain_head_mismatch');
+    expect(run.stderr).toContain("its last event's link digest is not the head's");
+    expect(run.stderr).not.toContain('events at its end were removed or added');
+  });
+
   it('names a changed history document by its digest', () => {
     const file = tampered('history-edited', (copy) => {
       const statuses = (copy.history as Json).operation_statuses as Json[];
@@ -264,6 +277,9 @@ describe('signed bundles: keys generate, export --bundle, verify', () => {
     const noSigningKey = cli('export', '--bundle', '--data-dir', dataDir, '--out', join(dir, 'x.json'));
     expect(noSigningKey.status).toBe(2);
     expect(noSigningKey.stderr).toContain('RAES_SIGNING_KEY');
+    const keyWithoutBundle = cli('export', '--key', join(keys, 'raes-signing-key.pem'), '--data-dir', dataDir, '--out', join(dir, 'unsigned.json'));
+    expect(keyWithoutBundle.status).toBe(2);
+    expect(keyWithoutBundle.stderr).toContain('--key signs a bundle; add --bundle');
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, 'not a bundle');
     const malformed = verifyWith(notJson);
