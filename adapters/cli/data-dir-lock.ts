@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 
 /**
  * One writer command per data directory: `run` and the operator commands (which run recovery) would
@@ -8,15 +9,17 @@ import { join } from 'node:path';
  *
  * The lock file is never seen incomplete: its content (pid, command, a unique token) is written to a
  * private file first, then hard-linked into place, which fails if a lock exists. A lock whose process
- * is gone (a run killed with SIGKILL) is taken over, but only by the holder of a second lock, the
- * takeover guard, created the same way: so two commands can never both judge one lock stale, remove it,
- * and each take its place. A lock or guard that cannot be read is reported, never taken.
+ * is gone (a run killed with SIGKILL) is taken over, but only by the holder of the takeover guard: so two
+ * commands can never both judge one lock stale, remove it, and each take its place. The guard is the
+ * exclusive lock of a small SQLite file, which the operating system releases when its holder ends, so a
+ * command killed mid-takeover leaves nothing to clean up. A lock that cannot be read is reported, never
+ * taken.
  */
 
 export type Locked = { readonly ok: true; release(): void } | { readonly ok: false; readonly message: string };
 
 const LOCK_FILE = 'writer.lock';
-const GUARD_FILE = 'writer.lock.takeover';
+const GUARD_FILE = 'writer.lock.guard';
 /** How long a command waits for another's takeover, which holds the guard for a few file operations. */
 const GUARD_WAIT_MS = 2_000;
 
@@ -79,10 +82,6 @@ const removeIfOwn = (path: string, token: string): void => {
   }
 };
 
-const sleep = (ms: number): void => {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-};
-
 const unreadable = (path: string, dataDir: string): Locked => ({
   ok: false,
   message: `the lock file ${path} is empty or unreadable, so whether a command holds ${dataDir} is unknown; if no raes-tools command is running on it, delete that file and try again`,
@@ -94,34 +93,43 @@ const inUse = (dataDir: string, holder: Holder): Locked => ({
 });
 
 /**
+ * The takeover guard, held: an exclusive transaction on `writer.lock.guard` (waiting up to
+ * GUARD_WAIT_MS for another command's takeover, which holds it for a few file operations). Closing the
+ * connection releases it; so does the end of the process, however it ends.
+ */
+const holdGuard = (dataDir: string): BetterSqlite3.Database | Locked => {
+  let guard: BetterSqlite3.Database | undefined;
+  try {
+    guard = new BetterSqlite3(join(dataDir, GUARD_FILE), { timeout: GUARD_WAIT_MS });
+    guard.exec('BEGIN EXCLUSIVE');
+    return guard;
+  } catch (error) {
+    guard?.close();
+    const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+    return {
+      ok: false,
+      message: busy
+        ? `${dataDir} is being locked by another command; try again`
+        : `cannot take over the stale lock of ${dataDir}: ${(error as Error).message}; if no raes-tools command is running on it, delete ${join(dataDir, GUARD_FILE)} and try again`,
+    };
+  }
+};
+
+/**
  * Removes the stale lock of `stale` while holding the takeover guard. Only guard holders remove a lock
  * they do not own, and a dead holder never releases its own, so the lock read under the guard cannot
  * change before it is removed.
  */
-const takeOver = (dataDir: string, stale: Holder, guardContent: string, guardToken: string): Locked | 'removed' => {
+const takeOver = (dataDir: string, stale: Holder): Locked | 'removed' => {
   const lockPath = join(dataDir, LOCK_FILE);
-  const guardPath = join(dataDir, GUARD_FILE);
-  const deadline = Date.now() + GUARD_WAIT_MS;
-  for (;;) {
-    if (createExclusive(guardPath, guardContent) === 'created') break;
-    const guard = readHolder(guardPath);
-    if (guard.kind === 'absent') continue;
-    if (guard.kind === 'unreadable') return unreadable(guardPath, dataDir);
-    if (!alive(guard.pid)) {
-      return {
-        ok: false,
-        message: `a takeover of ${dataDir}'s lock by pid ${guard.pid} was interrupted; if no raes-tools command is running on it, delete ${guardPath} and try again`,
-      };
-    }
-    if (Date.now() > deadline) return { ok: false, message: `${dataDir} is being locked by another command; try again` };
-    sleep(5);
-  }
+  const guard = holdGuard(dataDir);
+  if ('ok' in guard) return guard;
   try {
     const current = readHolder(lockPath);
     if (current.kind === 'held' && current.token === stale.token && current.pid === stale.pid) unlinkSync(lockPath);
     return 'removed';
   } finally {
-    removeIfOwn(guardPath, guardToken);
+    guard.close();
   }
 };
 
@@ -146,8 +154,7 @@ export const lockDataDir = (dataDir: string, command: string): Locked => {
     if (holder.kind === 'absent') continue;
     if (holder.kind === 'unreadable') return unreadable(path, dataDir);
     if (holder.pid === process.pid || alive(holder.pid)) return inUse(dataDir, holder);
-    const guardContent = `${JSON.stringify({ pid: process.pid, command, token })}\n`;
-    const taken = takeOver(dataDir, holder, guardContent, token);
+    const taken = takeOver(dataDir, holder);
     if (taken !== 'removed') return taken;
   }
   return { ok: false, message: `${dataDir} is being locked by another command; try again` };

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockDataDir } from '../../../adapters/cli/data-dir-lock';
@@ -103,12 +103,23 @@ describe('the writer lock under racing processes', () => {
     expect(readFileSync(join(dataDir, 'writer.lock'), 'utf8')).toBe('');
   });
 
-  it('reports an interrupted takeover instead of guessing', () => {
+  it('takes over a stale lock after a command was killed holding the takeover guard, and waits for a live holder', async () => {
     const dataDir = dir();
     writeFileSync(join(dataDir, 'writer.lock'), JSON.stringify({ pid: deadPid(), command: 'raes-tools run', token: 't' }));
-    writeFileSync(join(dataDir, 'writer.lock.takeover'), JSON.stringify({ pid: deadPid(), command: 'raes-tools run', token: 'u' }));
+    const guardHolder = spawn(
+      process.execPath,
+      ['-e', `const db = new (require('better-sqlite3'))(${JSON.stringify(join(dataDir, 'writer.lock.guard'))}); db.exec('BEGIN EXCLUSIVE'); process.stdout.write('held'); setInterval(() => {}, 1000);`],
+      { cwd: join(__dirname, '..', '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => guardHolder.stdout.once('data', () => resolve()));
+    const whileHeld = lockDataDir(dataDir, 'raes-tools recover');
+    expect(whileHeld).toEqual({ ok: false, message: `${dataDir} is being locked by another command; try again` });
+    const killed = new Promise((resolve) => guardHolder.once('exit', resolve));
+    guardHolder.kill('SIGKILL');
+    await killed;
     const locked = lockDataDir(dataDir, 'raes-tools recover');
-    expect(locked.ok).toBe(false);
-    if (!locked.ok) expect(locked.message).toMatch(/takeover .* was interrupted/);
+    expect(locked.ok).toBe(true);
+    expect(JSON.parse(readFileSync(join(dataDir, 'writer.lock'), 'utf8')).pid).toBe(process.pid);
+    if (locked.ok) locked.release();
   });
 });
