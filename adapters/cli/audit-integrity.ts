@@ -6,7 +6,7 @@ import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/
 const PAGE = 2000;
 
 export const auditIntegrity = async (store: EventStore): Promise<IntegrityReport | StorageFailure> => {
-  const verifier = new IntegrityVerifier();
+  const verifier = new IntegrityVerifier(store.gaplessPositions === true);
   let after: bigint | undefined;
   for (;;) {
     const read = await store.readAll({ ...(after === undefined ? {} : { after }), maxCount: PAGE });

@@ -110,7 +110,7 @@ export const passOverLog = async (
   foldInMemory = false,
 ): Promise<PassResult> => {
   const derived = foldInMemory ? derivedViews(workspace, projections) : undefined;
-  const verifier = new IntegrityVerifier();
+  const verifier = new IntegrityVerifier(workspace.store.gaplessPositions === true);
   const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
   const open = new Map<string, Tracked>();

@@ -165,6 +165,10 @@ export class ChainedEventStore implements OpenedEventStore {
     return this.inner.readLast();
   }
 
+  get gaplessPositions(): boolean {
+    return this.inner.gaplessPositions === true;
+  }
+
   async close(): Promise<void> {
     try {
       await this.seal();

@@ -18,6 +18,7 @@ export type IntegrityFindingCode =
   | 'revision_out_of_order'
   | 'link_missing'
   | 'event_unreadable'
+  | 'position_gap'
   | 'seal_malformed'
   | 'seal_out_of_order'
   | 'seal_mismatch';
@@ -68,9 +69,20 @@ export class IntegrityVerifier {
   private sealedThrough: bigint | undefined;
   /** Linked events after the last seal's position, in order: the next seal covers a prefix of them. */
   private pending: { readonly position: bigint; readonly digest: string; readonly seal: boolean }[] = [];
+  /** The position of the last event added (0 before the first: a gapless store numbers from 1). */
+  private lastPosition = 0n;
+
+  /** `gaplessPositions`: the history comes from a store that numbers its events without gaps (EventStore.gaplessPositions). */
+  constructor(private readonly gaplessPositions = false) {}
 
   add(event: VerifiedEvent): void {
     this.events += 1;
+    if (this.gaplessPositions && event.position > this.lastPosition + 1n) {
+      const missing = event.position - this.lastPosition - 1n;
+      const where = this.lastPosition === 0n ? 'is the first' : `follows position ${this.lastPosition}`;
+      this.find('position_gap', event, `the event at ${placeOf(event)} ${where}, and the store numbers its events without gaps: ${missing === 1n ? 'the event before it was removed' : `the ${missing} events before it were removed`}`);
+    }
+    this.lastPosition = event.position;
     const head = this.heads.get(event.stream);
     const expectedRevision = head === undefined ? 0n : head.revision + 1n;
     let broken = false;
@@ -171,9 +183,9 @@ export class IntegrityVerifier {
   }
 }
 
-/** The check over a whole history held in memory, in position order. */
-export const verifyIntegrity = (events: Iterable<VerifiedEvent>): IntegrityReport => {
-  const verifier = new IntegrityVerifier();
+/** The check over a whole history held in memory, in position order (from a gapless store: see IntegrityVerifier). */
+export const verifyIntegrity = (events: Iterable<VerifiedEvent>, gaplessPositions = false): IntegrityReport => {
+  const verifier = new IntegrityVerifier(gaplessPositions);
   for (const event of events) verifier.add(event);
   return verifier.report();
 };

@@ -163,4 +163,9 @@ export interface EventStore {
   subscribe(options: SubscribeOptions): Subscription;
   /** Waits for appends in flight, then releases the store's resources. */
   close(): Promise<void>;
+  /**
+   * True when the store numbers its events 1, 2, 3... with no gap, whatever fails (SQLite's rowids:
+   * a rolled-back append takes no number), so a gap in a history read from it is events removed.
+   */
+  readonly gaplessPositions?: boolean;
 }

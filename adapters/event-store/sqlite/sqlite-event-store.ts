@@ -115,6 +115,7 @@ const IN_MEMORY = ':memory:';
  */
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite' as const;
+  readonly gaplessPositions = true;
   private readonly writer: AppendWriter;
   private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventTuple>;

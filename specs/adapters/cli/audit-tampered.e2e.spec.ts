@@ -106,22 +106,26 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     }
   });
 
-  it('names the event after a dropped one', () => {
+  it('names the event after a dropped one, in the global order and in its stream', () => {
     let next: Row | undefined;
+    let target: Row | undefined;
     const dir = tampered('dropped', (db, rows) => {
-      const target = middleEvent(rows);
-      next = rows.find((row) => row.stream === target.stream && row.revision === target.revision + 1);
+      target = middleEvent(rows);
+      next = rows.find((row) => row.stream === target!.stream && row.revision === target!.revision + 1);
       db.prepare('DELETE FROM events WHERE position = ?').run(target.position);
     });
     // The views saw the dropped event: the report cannot be rendered, and the error says why.
     const run = cli('audit', '--data-dir', dir, '--json');
     expect(run.status).toBe(1);
     const findings = run.stderr.split('\n').filter((line) => /^ {2}\w+: /.test(line));
-    expect(findings[0]).toContain(`revision_gap: the event at position ${next!.position} (stream '${next!.stream}', revision ${next!.revision}) follows revision ${next!.revision - 2}`);
+    // SQLite numbers its events without gaps: the event after the dropped one says so first.
+    expect(findings[0]).toContain(`position_gap: the event at position ${target!.position + 1} `);
+    expect(findings[0]).toContain(`follows position ${target!.position - 1}, and the store numbers its events without gaps: the event before it was removed`);
+    expect(findings).toContainEqual(expect.stringContaining(`revision_gap: the event at position ${next!.position} (stream '${next!.stream}', revision ${next!.revision}) follows revision ${next!.revision - 2}`));
     expect(findings.some((line) => line.startsWith('  seal_mismatch: '))).toBe(true);
     // A rebuild from the changed store cannot bring the event back: the advice is the findings and a backup.
     const [message] = run.stderr.split('\n');
-    expect(message).toContain(`the event store's history was changed (revision_gap at position ${next!.position} and 1 more, listed below)`);
+    expect(message).toContain(`the event store's history was changed (position_gap at position ${target!.position + 1} and 2 more, listed below)`);
     expect(message).toContain('a rebuild of the views cannot repair it: restore the store from a backup');
     expect(message).not.toContain('rebuild it with');
 
@@ -130,7 +134,7 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     const bundle = cli('export', '--bundle', '--key', join(dir, 'raes-signing-key.pem'), '--data-dir', dir, '--out', join(dir, 'bundle.json'));
     expect(bundle.status).toBe(1);
     expect(bundle.stderr).toMatch(/^raes-tools export --bundle: the participant history cannot be rendered: /);
-    expect(bundle.stderr).toContain(`the event store's history was changed (revision_gap at position ${next!.position} and 1 more): run \`raes-tools audit\` to see where it breaks`);
+    expect(bundle.stderr).toContain(`the event store's history was changed (position_gap at position ${target!.position + 1} and 2 more): run \`raes-tools audit\` to see where it breaks`);
     expect(bundle.stderr).not.toContain('projections rebuild');
   });
 
@@ -150,17 +154,35 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     expect(report.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(first!.position) });
   });
 
-  it('names the seal over a stream that was removed whole', () => {
+  it('names the gap and the seal over a stream that was removed whole', () => {
     let seal: Row | undefined;
+    let firstKeptAfter: Row | undefined;
     const dir = tampered('removed', (db, rows) => {
-      const removed = rows.find((row) => row.stream.startsWith('scheduler-'))!.stream;
+      const removed = rows.find((row) => row.stream.startsWith('scheduler-'))!;
+      firstKeptAfter = rows.find((row) => row.position > removed.position && row.stream !== removed.stream);
       seal = rows.find((row) => row.stream === 'integrity-seals');
-      db.prepare('DELETE FROM events WHERE stream = ?').run(removed);
+      db.prepare('DELETE FROM events WHERE stream = ?').run(removed.stream);
     });
     const { status, report } = audit(dir);
     expect(status).toBe(1);
-    expect(report.integrity.findings[0]).toMatchObject({ code: 'seal_mismatch', position: String(seal!.position), stream: 'integrity-seals' });
-    expect(report.integrity.findings[0]!.message).toMatch(/linked events where it counted/);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'position_gap', position: String(firstKeptAfter!.position) });
+    const sealFinding = report.integrity.findings.find((finding) => finding.code === 'seal_mismatch');
+    expect(sealFinding).toMatchObject({ position: String(seal!.position), stream: 'integrity-seals' });
+    expect(sealFinding!.message).toMatch(/linked events where it counted/);
+  });
+
+  it('names the gap left by an invocation stream removed with every seal, after the views were rebuilt from what is left', () => {
+    let firstKeptAfter: Row | undefined;
+    const dir = tampered('removed-unsealed', (db, rows) => {
+      const removed = rows.find((row) => row.stream.startsWith('invocation-'))!;
+      firstKeptAfter = rows.find((row) => row.position > removed.position && row.stream !== removed.stream && row.stream !== 'integrity-seals');
+      db.prepare("DELETE FROM events WHERE stream = ? OR stream = 'integrity-seals'").run(removed.stream);
+    });
+    expect(cli('projections', 'rebuild', '--data-dir', dir).status).toBe(0);
+    const { status, report } = audit(dir);
+    expect(status).toBe(1);
+    expect(report.integrity.seals).toBe(0);
+    expect(report.integrity.findings[0]).toMatchObject({ code: 'position_gap', position: String(firstKeptAfter!.position) });
   });
 
   it('names the seal over events of two streams whose global order was swapped', () => {

@@ -46,6 +46,32 @@ describe('verifyIntegrity', () => {
     expect(report).toEqual({ events: 5, chained_events: 4, unchained_prefix: 1, streams: 3, seals: 1, unsealed_events: 1, findings: [] });
   });
 
+  it('finds a gap in the positions of a store that numbers its events without gaps, and only there', () => {
+    const built = history();
+    built.add('x', 'Opened', {});
+    built.add('a', 'Opened', {});
+    built.add('b', 'Opened', {});
+    built.add('c', 'Opened', {});
+    built.add('b', 'Moved', {});
+    built.add('a', 'Moved', {});
+    // Streams removed whole: every other stream's own chain still holds.
+    const kept = built.events.filter((event) => event.stream !== 'x' && event.stream !== 'b');
+    expect(verifyIntegrity(kept).findings).toEqual([]);
+    const gaps = (events: readonly VerifiedEvent[]) =>
+      verifyIntegrity(events, true).findings.map((finding) => [finding.code, finding.position, finding.message.replace(/^.*\) (follows position \d+|is the first), and the store numbers its events without gaps: /, '$1: ')]);
+    expect(gaps(kept)).toEqual([
+      ['position_gap', '2', 'is the first: the event before it was removed'],
+      ['position_gap', '4', 'follows position 2: the event before it was removed'],
+      ['position_gap', '6', 'follows position 4: the event before it was removed'],
+    ]);
+    const middle = built.events.filter((event) => event.position !== 2n);
+    expect(gaps(middle).map(([code, position]) => [code, position])).toEqual([
+      ['position_gap', '3'],
+      ['revision_gap', '6'],
+    ]);
+    expect(verifyIntegrity(built.events, true).findings).toEqual([]);
+  });
+
   it('finds an unlinked event after linked ones', () => {
     const built = history();
     built.add('a', 'Opened', {});
