@@ -28,7 +28,7 @@ import { auditedInvocation, draftsOf, foldStream, resolutionOf, type AuditedInvo
 
 export type { AuditedInvocation, AuditedToolAction } from './audited-invocation';
 import type { IntegrityReport } from '../../domain/integrity/verify';
-import { adviceGivenIntegrity } from './changed-history';
+import { adviceGivenIntegrity, historyChangedNote } from './changed-history';
 import { digestRows, passOverLog, type PassViews } from './audit-pass';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import { EXIT_INVALID } from './io';
@@ -293,7 +293,11 @@ export const streamAudit = async (
       if (walked.kind === 'history_unavailable') {
         return failWithFindings(cannotRenderMessage(walked.reason, adviceGivenIntegrity(walked.advice, integrity)), integrity);
       }
-      if (walked.kind === 'unavailable') return fail(EXIT_INVALID, walked.message);
+      if (walked.kind === 'unavailable') {
+        // An invocation that cannot be read where the chains break was changed, not merely damaged.
+        const changed = historyChangedNote(integrity);
+        return failWithFindings(changed === undefined ? walked.message : `${walked.message}; ${changed}`, integrity);
+      }
       ({ findings, historyEvents, toolActionCount } = walked);
     }
     const open = listOpenInvocations(pass.views)

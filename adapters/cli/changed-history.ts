@@ -18,11 +18,13 @@ const firstBreak = (integrity: IntegrityReport): string => {
   return `${first.code} at position ${first.position}${more > 0 ? ` and ${more} more` : ''}`;
 };
 
+/** What the integrity findings say of a failure, for a command that prints them below its message; undefined without findings. */
+export const historyChangedNote = (integrity: IntegrityReport): string | undefined =>
+  integrity.findings.length === 0 ? undefined : `the event store's history was changed (${firstBreak(integrity)}, listed below); ${CHANGED_HISTORY_ADVICE}`;
+
 /** For a command that has the integrity report at hand (audit prints its findings below the message). */
 export const adviceGivenIntegrity = (advice: string, integrity: IntegrityReport): string =>
-  advice !== REBUILD_ADVICE || integrity.findings.length === 0
-    ? advice
-    : `the event store's history was changed (${firstBreak(integrity)}, listed below); ${CHANGED_HISTORY_ADVICE}`;
+  advice !== REBUILD_ADVICE ? advice : (historyChangedNote(integrity) ?? advice);
 
 /** For any other command: checks the store's chains only now that something failed. */
 export const adviceGivenStore = async (advice: string, store: EventStore): Promise<string> => {

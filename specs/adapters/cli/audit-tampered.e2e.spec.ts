@@ -92,6 +92,19 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     expect(report.integrity.findings.map((finding) => finding.code)).not.toContain('chain_link_broken');
   });
 
+  it('names the event whose type was changed, with the break its chain shows, when its invocation no longer reads', () => {
+    let target: Row | undefined;
+    const dir = tampered('type-changed', (db, rows) => {
+      target = rows.find((row) => row.type === 'ToolActionSettled')!;
+      db.prepare("UPDATE events SET type = 'ToolActionRefused' WHERE position = ?").run(target.position);
+    });
+    const run = cli('audit', '--data-dir', dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the event store's history was changed (chain_digest_mismatch at position ${target!.position}, listed below)`);
+    expect(run.stderr).toContain(`  chain_digest_mismatch: the event at position ${target!.position} `);
+    expect(run.stderr).toContain('restore the store from a backup');
+  });
+
   it('exits 1 naming the event whose data is not JSON, with no stack trace', () => {
     let target: Row | undefined;
     const dir = tampered('data-not-json', (db, rows) => {
