@@ -18,13 +18,15 @@ import { registerVerify } from './commands/verify';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './io';
 import { UnreadableEvent } from '../../domain/ports/unreadable-event';
 
+const HELP_AFTER_ERROR = '(run with --help for usage)';
+
 /** Builds the CLI; each command lives in its own module under commands/. */
 export const buildProgram = (io: CliIo, setExit: (code: number) => void): Command => {
   const program = new Command()
     .name('raes-tools')
     .description('Admit, record and audit the tool calls of autonomous participant invocations (RAES participant-invocation-tool-actions/v1).')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(HELP_AFTER_ERROR)
     .addHelpText(
       'after',
       '\nNew here? `raes-tools demo` (what `npm start` runs) shows the whole system in one command.\nExit codes: 0 ok, 1 a failed check or a refused operation, 2 a usage error.',
@@ -55,6 +57,25 @@ export const buildProgram = (io: CliIo, setExit: (code: number) => void): Comman
 
 /** Runs the CLI on argv (without node and script); resolves to the exit code. */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  if (!argv.includes('--json')) return runCommand(argv, io);
+  // A machine asked for JSON: a failure that printed none is given as JSON too (its message stays on stderr).
+  let printed = false;
+  let lastError = '';
+  const code = await runCommand(argv, {
+    stdout: (text) => {
+      printed = true;
+      io.stdout(text);
+    },
+    stderr: (text) => {
+      if (text.trim() !== '' && text.trim() !== HELP_AFTER_ERROR) lastError = text.trim();
+      io.stderr(text);
+    },
+  });
+  if (code !== EXIT_OK && !printed) io.stdout(`${JSON.stringify({ error: { exit: code, message: lastError } }, null, 2)}\n`);
+  return code;
+};
+
+const runCommand = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
   let exitCode = EXIT_OK;
   const program = buildProgram(io, (code) => {
     exitCode = code;

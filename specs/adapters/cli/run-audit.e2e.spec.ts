@@ -258,7 +258,9 @@ describe('raes-tools audit of a damaged history', () => {
     for (const args of [[], ['--json'], ['--participant', PARTICIPANT]]) {
       const damaged = cli('audit', '--data-dir', dataDir, ...args);
       expect(damaged.status).toBe(1);
-      expect(damaged.stdout).toBe('');
+      // With --json, the failure is on stdout as JSON too.
+      if (args[0] === '--json') expect(JSON.parse(damaged.stdout)).toEqual({ error: { exit: 1, message: damaged.stderr.trim() } });
+      else expect(damaged.stdout).toBe('');
       expect(damaged.stderr).toMatch(
         new RegExp(
           `^raes-tools audit: the participant history cannot be rendered: the view says invocation ${escape(INVOCATION(1))} closed at revision \\d+ ` +

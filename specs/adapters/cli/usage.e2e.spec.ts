@@ -96,3 +96,21 @@ describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
     expect(withoutStack(run)).toBe(true);
   });
 });
+
+describe('raes-tools --json on a failure', () => {
+  const nowhere = join(scratchDir('json-failures'), 'never-ran');
+  it.each([
+    ['a usage error', ['audit', '--json', '--no-such-flag'], 2, "unknown option '--no-such-flag'"],
+    ['a missing scenario file', ['validate', join(nowhere, 'missing.yaml'), '--json'], 2, 'cannot read scenario file'],
+    ['a data dir nothing ran in', ['audit', '--data-dir', nowhere, '--json'], 1, 'does not exist: nothing has run there'],
+    ['a run refused before it starts', ['run', MANIFEST, '-m', MANIFEST, '--data-dir', nowhere, '--json'], 1, 'the scenario and manifest do not check'],
+  ])('prints the error as JSON on stdout, and its message on stderr: %s', (_name, args, exit, message) => {
+    const run = cli(...args);
+    expect(run.status).toBe(exit);
+    const printed = JSON.parse(run.stdout) as { error: { exit: number; message: string } };
+    expect(printed.error.exit).toBe(exit);
+    expect(printed.error.message).toContain(message);
+    expect(run.stderr).toContain(message);
+    expect(withoutStack(run)).toBe(true);
+  });
+});
