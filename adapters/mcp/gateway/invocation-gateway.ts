@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AffordanceBinding } from '../../../domain/invocation/admission-context';
 import type { InvocationToolActionPort } from '../../../domain/ports/invocation-port';
 import { admissionMetaOf, TOOL_CALL_ID_META_KEY, withAdmissionMeta, type AdmissionMeta } from '../admitted-client';
@@ -64,8 +64,6 @@ const affordedMapping = (upstream: ConnectedUpstream, context: InvocationGateway
   return afforded;
 };
 
-class CursorInvalid extends Error {}
-
 export const createInvocationGateway = (context: InvocationGatewayContext): Server => {
   const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: {} } });
   const options = context.newToolCallId === undefined ? {} : { newToolCallId: context.newToolCallId };
@@ -77,7 +75,8 @@ export const createInvocationGateway = (context: InvocationGatewayContext): Serv
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra): Promise<ListToolsResult> => {
     const at = decodeCursor(request.params?.cursor, listing.length);
-    if (at === undefined) throw new CursorInvalid('the cursor is not one this gateway gave out; list again without a cursor');
+    // MCP: an invalid cursor is an invalid parameter (-32602), not an internal error.
+    if (at === undefined) throw new McpError(ErrorCode.InvalidParams, 'the cursor is not one this gateway gave out; list again without a cursor');
     const page = await listing[at.upstream]!.listTools(at.cursor === undefined ? undefined : { cursor: at.cursor }, { signal: extra.signal });
     const next: GatewayCursor | undefined =
       page.nextCursor !== undefined ? { upstream: at.upstream, cursor: page.nextCursor } : at.upstream + 1 < listing.length ? { upstream: at.upstream + 1 } : undefined;

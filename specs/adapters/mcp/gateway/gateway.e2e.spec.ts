@@ -18,6 +18,7 @@ interface AgentReport {
   transport: string;
   pages: number;
   listed: string[];
+  invalidCursorCode: number | null;
   calls: { tool: string; isError: boolean; text: string; admission: { outcome: string; refusal?: string; reason?: string; action_instance_id?: string } | null }[];
 }
 
@@ -88,6 +89,7 @@ describe.each(['http', 'stdio'] as const)('the MCP gateway, with an agent comman
     expect(first.listed).toEqual(['lookup', 'slow']);
     // The upstream has two pages of two tools; the gateway passes its cursor on.
     expect(first.pages).toBe(2);
+    expect(first.invalidCursorCode).toBe(-32602);
   });
 
   it('forwards an admitted call upstream and hands the result to the agent, with the admission in _meta', () => {

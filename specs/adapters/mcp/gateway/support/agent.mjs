@@ -28,6 +28,14 @@ do {
   cursor = page.nextCursor;
 } while (cursor !== undefined);
 
+// A cursor the gateway never gave out: MCP wants -32602 (invalid params) for it.
+let invalidCursorCode = null;
+try {
+  await client.listTools({ cursor: 'not-a-cursor-the-gateway-gave' });
+} catch (error) {
+  invalidCursorCode = error.code ?? null;
+}
+
 const attempt = Number(process.env.RAES_ATTEMPT);
 const script =
   attempt === 1
@@ -38,5 +46,5 @@ for (const [tool, args] of script) {
   const result = await client.callTool({ name: tool, arguments: args });
   calls.push({ tool, isError: result.isError === true, text: result.content[0]?.text ?? '', admission: result._meta?.['raes-tool-actions/admission'] ?? null });
 }
-writeFileSync(join(process.env.AGENT_REPORT_DIR, `attempt-${attempt}.json`), JSON.stringify({ server: name, transport: entry.command !== undefined ? 'stdio' : 'http', pages, listed, calls }, null, 2));
+writeFileSync(join(process.env.AGENT_REPORT_DIR, `attempt-${attempt}.json`), JSON.stringify({ server: name, transport: entry.command !== undefined ? 'stdio' : 'http', pages, listed, invalidCursorCode, calls }, null, 2));
 await client.close();
