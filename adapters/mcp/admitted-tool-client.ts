@@ -5,7 +5,7 @@ import { CallToolResultSchema, type CallToolResult, type ListToolsRequest } from
 import { z } from 'zod/v4';
 import type { ActionResult, InvocationPortValues, ToolActionRequest } from '../../domain/invocation';
 import type { InvocationToolActionPort } from '../../domain/ports/invocation-port';
-import { notSentReasonOf, settlementOfError, settlementOfResult, type CallSettlement, type NotSentReason } from './call-outcome';
+import { nestsTooDeep, notSentReasonOf, settlementOfError, settlementOfResult, type CallSettlement, type NotSentReason } from './call-outcome';
 import { refusedToolResult, unknownEffectsToolResult, type ToolCallRefusalCode } from './tool-errors';
 import { relationOf, toolActionRequestFor, type ToolMapping, type ToolRelation } from './tool-mapping';
 
@@ -115,7 +115,7 @@ export class AdmittedToolClient {
     if (isAborted(options.signal)) return refused(toolCallId, params.name, 'call_aborted', undefined);
 
     const request = toolActionRequestFor(this.port, toolCallId, relation);
-    const unsendable = notSentReasonOf(this.client, params.name, this.taskRequired);
+    const unsendable = nestsTooDeep(params.arguments) ? 'arguments_too_deep' : notSentReasonOf(this.client, params.name, this.taskRequired);
     if (unsendable !== undefined) return this.withhold(toolCallId, params.name, request, unsendable);
 
     const dispatched = await this.admitAndDispatch(toolCallId, params.name, request, options.signal);

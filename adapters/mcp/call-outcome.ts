@@ -19,7 +19,28 @@ export type CallSettlement =
 export type UnknownReason = 'timeout' | 'aborted' | 'connection_lost' | 'transport_error';
 
 /** Why the client did not send a call: the SDK's own guards, checked before and after the fact. */
-export type NotSentReason = 'tool_requires_task' | 'client_not_connected';
+export type NotSentReason = 'tool_requires_task' | 'client_not_connected' | 'arguments_too_deep';
+
+/**
+ * The deepest nesting of arrays and objects a call's arguments may have. Deeper ones overflow the
+ * stack of the client's own serialisation before a byte is sent, which would leave a call that never
+ * left recorded as one whose effects are unknown; no tool's input schema nests so deep.
+ */
+export const MAX_ARGUMENT_DEPTH = 256;
+
+/** Whether `value` nests arrays and objects deeper than MAX_ARGUMENT_DEPTH (walked without recursion). */
+export const nestsTooDeep = (value: unknown): boolean => {
+  const pending: Array<readonly [unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > MAX_ARGUMENT_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+};
 
 /** What the caller knows of a failed call besides its error. */
 export interface CallCircumstances {

@@ -127,6 +127,31 @@ describe.each([
     expect(settlementOf((await w.toolActions(FIRST_INVOCATION))[0])?.kind).toBe('withheld');
   });
 
+  it('withholds a call whose arguments nest deeper than any tool takes: they could not be sent, and the server never sees it', async () => {
+    let call: AdmittedToolCall | undefined;
+    let arrived = -1;
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    const w = await runOnce(async (client, raw) => {
+      call = await client.admitted.callTool({ name: 'echo', arguments: { text: 'deep', nested: deep } });
+      arrived = await callsOf(raw, 'echo');
+    });
+    expect(arrived).toBe(0);
+    expect(call).toMatchObject({ outcome: 'refused', refusal: 'arguments_too_deep', action_instance_id: `${FIRST_INVOCATION}:tool=1` });
+    expect(settlementOf((await w.toolActions(FIRST_INVOCATION))[0])?.kind).toBe('withheld');
+  });
+
+  it('sends arguments nested as deep as a tool may take', async () => {
+    let call: AdmittedToolCall | undefined;
+    let nested: unknown = 'bottom';
+    // The arguments object itself is the first level.
+    for (let level = 1; level < 256; level += 1) nested = { level: nested };
+    await runOnce(async (client) => {
+      call = await client.admitted.callTool({ name: 'echo', arguments: { text: 'deep enough', nested } });
+    });
+    expect(call?.outcome).toBe('succeeded');
+  });
+
   it('settles a call whose result broke the output schema partial_success: the tool ran, the model gets an error', async () => {
     let call: AdmittedToolCall | undefined;
     let arrived = -1;
