@@ -76,7 +76,7 @@ export const checkStore = async (input: StoreCheckInput): Promise<StoreChecked> 
     }
     if (recorded.kind === 'found') {
       return refused(
-        `the event store ${storeLabel} has no identity, but ${dataDir} belongs to store ${recorded.record.store_id}: it was replaced by another store. ` +
+        `the event store ${storeLabel} has no identity, but ${dataDir} belongs to store ${recorded.record.store_id}: it was replaced by another store, or its first event (its identity) was removed from it. ` +
           `Point ${storeSetting} at the store this data directory belongs to, or restore it from a backup; ${newDataDir}`,
       );
     }
