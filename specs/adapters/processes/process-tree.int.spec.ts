@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { endProcessTree, processTree } from '../../../adapters/processes/process-tree';
 import { sleeping } from './children/sleeping';
+import { liveProcesses, until } from '../../support/live-processes';
 
 /**
  * The processes the engine starts may start their own (a wrapper's child): ending one ends its tree,
@@ -15,24 +15,8 @@ jest.setTimeout(30_000);
 
 const CHILD = join(__dirname, 'children', 'tree-holder.ts');
 
-/** The live sleepers `sleeping(marker)` started (a zombie has no command line left). */
-const processesWith = (marker: string): number[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-        return args[1] === '-e' && args.includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-
-const until = async (holds: () => boolean, ms = 5_000): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) if (holds()) return true;
-  return holds();
-};
+/** The live sleepers `sleeping(marker)` started. */
+const processesWith = (marker: string): number[] => liveProcesses((args) => args[1] === '-e' && args.includes(marker));
 
 const newMarker = (): string => `raes-spec-tree-${randomBytes(6).toString('hex')}`;
 

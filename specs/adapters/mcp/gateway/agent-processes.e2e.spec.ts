@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, MANIFEST, ROOT, SCENARIO, cleanEnv, cli, scratchDir, type Run } from '../../cli/support/cli';
+import { liveProcesses, until } from '../../../support/live-processes';
 
 /**
  * The processes `run --harness gateway:` starts end with it: an agent started through a wrapper (a
@@ -14,23 +15,8 @@ jest.setTimeout(120_000);
 
 const SUPPORT = join(__dirname, 'support');
 
-/** Live processes started by these specs whose arguments hold `marker` as an argument of its own. */
-const processesWith = (marker: string): string[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      try {
-        const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-        return args.includes(marker) ? [args.join(' ')] : [];
-      } catch {
-        return [];
-      }
-    });
-
-const until = async (holds: () => boolean, ms = 5_000): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) if (holds()) return true;
-  return holds();
-};
+/** Live processes whose arguments hold `marker` as an argument of its own. */
+const processesWith = (marker: string): number[] => liveProcesses((args) => args.includes(marker));
 
 /** A gateway configuration whose agent is a shell running an agent that never returns, `marker` among its arguments and the upstream's. */
 const configWith = (work: string, marker: string, timeoutMs: number): string => {
