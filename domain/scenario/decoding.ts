@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/Either';
+import { MAX_EXACT_INTEGER } from './authored-values';
 import { Diagnostic, DiagnosticCode, error } from './diagnostics';
 
 /**
@@ -81,7 +82,10 @@ export const integerFrom = (min: number, max: number) =>
 export const LIMITS = {
   maxActionAttempts: 1_000_000,
   maxInFlight: 1024,
-  ticks: 1_000_000_000,
+  /** RAES's bound on activity timing, candidate weights and cooldowns (v2 and v3 policies). */
+  activityTicks: 1_000_000_000,
+  /** The time model's tick counts and coordinates: RAES states no bound; the engine counts exactly up to here. */
+  ticks: MAX_EXACT_INTEGER,
   timeoutSeconds: 86_400,
   maxRetries: 1024,
   maxToolActionsPerInvocation: 10_000,
@@ -105,6 +109,10 @@ export const uniqueNames = (name: string, options: { readonly nonEmpty?: boolean
       (options.max === undefined || xs.length <= options.max),
     name,
   );
+
+/** A list whose items are distinct by `keyOf` (RAES refuses repeats in these lists). */
+export const distinctList = <C extends t.Mixed>(codec: C, name: string, keyOf: (item: t.TypeOf<C>) => unknown = (item) => item) =>
+  t.refinement(t.array(codec), (xs) => new Set(xs.map(keyOf)).size === xs.length, name);
 
 /** A field RAES types as optional with a null default: null is accepted and means absent. */
 export const orNull = <C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null, unknown, unknown> =>
@@ -141,8 +149,13 @@ const describeExpected = (type: t.Decoder<unknown, unknown>): string => {
   }
 };
 
-const describeActual = (value: unknown): string => {
+const describeActual = (value: unknown, authored: string | undefined): string => {
+  if (authored !== undefined) return authored;
   if (value === undefined) return 'nothing';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to represent';
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return `a number beyond ${MAX_EXACT_INTEGER} (about ${String(value)}), too large to read exactly`;
+  }
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -162,10 +175,15 @@ const pathOf = (context: t.Context): string => {
   return keys.length === 0 ? '(document root)' : keys.join('.');
 };
 
-/** One diagnostic per failure, de-duplicated (intersections can report one value twice). */
+/**
+ * One diagnostic per failure, de-duplicated (intersections can report one value twice). `authoredText`
+ * gives, by path, how a number was written where its value reads differently (1.0, 0x10, a number too
+ * large to hold exactly), so a diagnostic quotes the author.
+ */
 export const reportDecodeErrors = (
   errors: t.Errors,
   codes: { readonly shape: DiagnosticCode; readonly unknownKey: DiagnosticCode },
+  authoredText: ReadonlyMap<string, string> = new Map(),
 ): Diagnostic[] => {
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
@@ -185,7 +203,7 @@ export const reportDecodeErrors = (
       diagnostic = error(
         codes.shape,
         path,
-        `expected ${expected} at ${path}, got ${describeActual(failure.value)}.`,
+        `expected ${expected} at ${path}, got ${describeActual(failure.value, authoredText.get(path))}.`,
       );
     }
     const key = `${diagnostic.code}|${diagnostic.address}|${diagnostic.message}`;

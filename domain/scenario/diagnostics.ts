@@ -4,6 +4,7 @@
  */
 export const DIAGNOSTIC_CODES = [
   // scenario documents
+  'scenario.encoding-invalid',
   'scenario.yaml-invalid',
   'scenario.input-out-of-bounds',
   'scenario.aliases-excessive',
@@ -38,6 +39,7 @@ export const DIAGNOSTIC_CODES = [
   'participant.autonomous-execution-owner-conflict',
   'participant.autonomous-execution-activity-invalid',
   // manifest documents
+  'manifest.encoding-invalid',
   'manifest.json-invalid',
   'manifest.input-out-of-bounds',
   'manifest.shape-invalid',

@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
+import { AuthoredBoolean, authoredInteger } from './authored-values';
 import {
   LIMITS,
   LooseObject,
   NonEmptyString,
-  integerFrom,
+  distinctList,
   namedMap,
   normalizedOneOf,
   oneOf,
@@ -49,8 +50,14 @@ export const MAX_TICKS = LIMITS.ticks;
 const Names = t.array(t.string);
 const Strings = t.array(t.string);
 const UnknownList = t.array(t.unknown);
-const Ticks = integerFrom(1, MAX_TICKS);
-const Tick = integerFrom(-MAX_TICKS, MAX_TICKS);
+const Ticks = authoredInteger(1, MAX_TICKS);
+const Tick = authoredInteger(-MAX_TICKS, MAX_TICKS);
+const TickCount = authoredInteger(0, MAX_TICKS);
+const ActivityTicks = authoredInteger(1, LIMITS.activityTicks);
+/** A behavior specification's ref lists: RAES refuses a blank or repeated ref in each. */
+const SpecificationRefs = uniqueNames('a list of distinct, non-blank refs');
+/** An action contract's expectation lists: RAES refuses a blank or repeated entry in each. */
+const ContractEntries = uniqueNames('a list of distinct, non-blank entries');
 
 const MAX_PORT = 65_535;
 const IDENTIFIER = '[a-z0-9][a-z0-9_-]{0,63}';
@@ -162,12 +169,12 @@ export const ActionContractCodec = strictObject(
   {
     lifecycle_state: oneOf(LIFECYCLE_STATES),
     arguments: t.UnknownRecord,
-    preconditions: t.array(PreconditionCodec),
-    effects: t.array(EffectCodec),
-    state_transition_effects: Strings,
-    observation_expectations: Strings,
-    evidence_expectations: Strings,
-    failure_classes: t.array(oneOf(FAILURE_CLASSES)),
+    preconditions: distinctList(PreconditionCodec, 'a list of preconditions with distinct precondition_id values', (p) => p.precondition_id),
+    effects: distinctList(EffectCodec, 'a list of effects with distinct effect_id values', (e) => e.effect_id),
+    state_transition_effects: ContractEntries,
+    observation_expectations: ContractEntries,
+    evidence_expectations: ContractEntries,
+    failure_classes: distinctList(oneOf(FAILURE_CLASSES), 'a list of distinct failure classes'),
     backend_failure_mappings: UnknownList,
     interactions: UnknownList,
     external_mappings: UnknownList,
@@ -208,7 +215,7 @@ export const ObservationBoundaryCodec = strictObject(
   },
 );
 
-const ExactRatioCodec = strictObject('ExactRatio', { numerator: integerFrom(1, MAX_TICKS), denominator: integerFrom(1, MAX_TICKS) }, {});
+const ExactRatioCodec = strictObject('ExactRatio', { numerator: Ticks, denominator: Ticks }, {});
 
 export const TimeDomainCodec = strictObject(
   'TimeDomain',
@@ -230,7 +237,7 @@ export const ClockCodec = strictObject(
     monotonicity: oneOf(CLOCK_MONOTONICITIES),
     description: t.string,
   },
-  { supports_pause: t.boolean, supports_reset: t.boolean, supports_jump: t.boolean },
+  { supports_pause: AuthoredBoolean, supports_reset: AuthoredBoolean, supports_jump: AuthoredBoolean },
 );
 export type ClockDocument = t.TypeOf<typeof ClockCodec>;
 
@@ -250,11 +257,11 @@ export const TimeProgressionPolicyCodec = strictObject(
     replay_behavior: oneOf(REPLAY_BEHAVIORS),
     description: t.string,
   },
-  { pacing_ratio: ExactRatioCodec, step_ticks: orNull(Ticks), drift_bound_ticks: orNull(integerFrom(0, MAX_TICKS)) },
+  { pacing_ratio: ExactRatioCodec, step_ticks: orNull(Ticks), drift_bound_ticks: orNull(TickCount) },
 );
 export type TimeProgressionPolicyDocument = t.TypeOf<typeof TimeProgressionPolicyCodec>;
 
-const TimeCoordinateCodec = strictObject('TimeCoordinate', { tick: Tick }, { microstep: integerFrom(0, MAX_TICKS) });
+const TimeCoordinateCodec = strictObject('TimeCoordinate', { tick: Tick }, { microstep: TickCount });
 
 export const TemporalConstraintCodec = strictObject(
   'TemporalConstraint',
@@ -294,11 +301,11 @@ const UniqueRefs = uniqueNames('a non-empty list of distinct, non-blank refs', {
 const policyCommon = {
   participant_implementation_ref: NonEmptyString,
   observation_boundary_ref: NonEmptyString,
-  max_action_attempts: integerFrom(1, MAX_ACTION_ATTEMPTS),
+  max_action_attempts: authoredInteger(1, MAX_ACTION_ATTEMPTS),
   evaluation_authority: EvaluationAuthorityCodec,
 };
 const policyCommonOptional = {
-  max_in_flight: integerFrom(1, MAX_IN_FLIGHT),
+  max_in_flight: authoredInteger(1, MAX_IN_FLIGHT),
   failure_policy: FailurePolicyCodec,
 };
 
@@ -322,12 +329,12 @@ export const AutonomousExecutionV1Codec = strictObject(
 
 const ActivityCandidateCodec = strictObject(
   'ActivityActionCandidate',
-  { action_ref: NonEmptyString, weight: integerFrom(1, MAX_TICKS) },
+  { action_ref: NonEmptyString, weight: ActivityTicks },
   {
     depends_on: uniqueNames('a list of distinct candidate names', { max: 1024 }),
     retryable_failure_classes: t.array(oneOf(FAILURE_CLASSES)),
-    max_retries: integerFrom(0, 1024),
-    cooldown_ticks: integerFrom(0, MAX_TICKS),
+    max_retries: authoredInteger(0, 1024),
+    cooldown_ticks: authoredInteger(0, LIMITS.activityTicks),
   },
 );
 
@@ -338,7 +345,7 @@ const activityFields = {
   work_window_refs: uniqueNames('a non-empty list of distinct window refs (at most 1024)', { nonEmpty: true, max: 1024 }),
   stochastic_control_ref: NonEmptyString,
   selection_strategy: t.literal('weighted'),
-  timing: strictObject('ActivityTiming', { minimum_ticks: Ticks, maximum_ticks: Ticks }, {}),
+  timing: strictObject('ActivityTiming', { minimum_ticks: ActivityTicks, maximum_ticks: ActivityTicks }, {}),
   outside_window_disposition: oneOf(['next_opening', 'skip'] as const),
   empty_eligible_disposition: oneOf(['complete', 'wait'] as const),
   action_candidates: t.refinement(
@@ -346,12 +353,12 @@ const activityFields = {
     (m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 1024,
     'a mapping of 1 to 1024 action candidates',
   ),
-  max_occurrences: integerFrom(1, MAX_ACTION_ATTEMPTS),
+  max_occurrences: authoredInteger(1, MAX_ACTION_ATTEMPTS),
 };
 const activityOptional = {
   ...policyCommonOptional,
   pause_window_refs: uniqueNames('a list of distinct window refs (at most 1024)', { max: 1024 }),
-  max_burst_size: integerFrom(1, MAX_IN_FLIGHT),
+  max_burst_size: authoredInteger(1, MAX_IN_FLIGHT),
 };
 
 /** Profile v2: governed within-run activity (windows, weighted candidates). Recognised, not scheduled. */
@@ -412,20 +419,20 @@ export const BehaviorSpecificationCodec = strictObject(
   { semantic_version: t.string },
   {
     lifecycle_state: oneOf(LIFECYCLE_STATES),
-    participant_refs: Names,
-    participant_role_refs: Names,
-    action_contract_refs: Names,
-    observation_boundary_refs: Names,
-    outcome_interpretation_rule_refs: Names,
-    authority_scope_refs: Names,
+    participant_refs: SpecificationRefs,
+    participant_role_refs: SpecificationRefs,
+    action_contract_refs: SpecificationRefs,
+    observation_boundary_refs: SpecificationRefs,
+    outcome_interpretation_rule_refs: SpecificationRefs,
+    authority_scope_refs: SpecificationRefs,
     behavior_mode: orNull(t.string),
     autonomous_execution: orNull(AutonomousExecutionCodec),
-    ai_offensive_behavior_refs: Names,
-    defensive_behavior_refs: Names,
-    offensive_behavior_refs: Names,
+    ai_offensive_behavior_refs: SpecificationRefs,
+    defensive_behavior_refs: SpecificationRefs,
+    offensive_behavior_refs: SpecificationRefs,
     realization_profile_ref: orNull(t.string),
-    backend_feature_support_refs: Names,
-    evidence_contract_refs: Names,
+    backend_feature_support_refs: SpecificationRefs,
+    evidence_contract_refs: SpecificationRefs,
     tool_affordances: namedMap(ToolAffordanceCodec, 'tool affordances by name'),
     extension_policy: oneOf(['closed', 'governed-extension'] as const),
   },

@@ -46,9 +46,10 @@ export const checkTimeModel = (scenario: ScenarioDocument): Diagnostic[] => {
     const target = domains[mapping.target_domain_ref];
     if (source === undefined || target === undefined) continue;
     edges.get(mapping.source_domain_ref)?.push(mapping.target_domain_ref);
+    // Ratio terms go up to 2^53 - 1, so their products are compared as exact integers.
     const samePeriod =
-      source.tick_period_seconds.numerator * target.tick_period_seconds.denominator ===
-      target.tick_period_seconds.numerator * source.tick_period_seconds.denominator;
+      BigInt(source.tick_period_seconds.numerator) * BigInt(target.tick_period_seconds.denominator) ===
+      BigInt(target.tick_period_seconds.numerator) * BigInt(source.tick_period_seconds.denominator);
     if (mapping.mapping_kind === 'identity' && (!samePeriod || source.epoch !== target.epoch)) {
       diagnostics.push(
         error('time.model-invalid', `${at}.mapping_kind`, `identity mapping "${name}" joins domains with different tick periods or epochs: use affine_rational or align the domains.`),

@@ -20,6 +20,7 @@ const manifestDiagnostics = (edit: (doc: Yaml) => void): ReadonlyArray<Diagnosti
 
 /** One defect per manifest diagnostic code; the runtime method is judged at registration. */
 const cases: Record<string, { readonly diagnostics: () => ReadonlyArray<Diagnostic>; readonly address: string; readonly message: RegExp }> = {
+  'manifest.encoding-invalid': { diagnostics: () => decodeDiagnostics('{"backend": "caf\udce9"}'), address: 'line 1, column 17', message: /not valid UTF-8 text .*save the file as UTF-8/ },
   'manifest.json-invalid': { diagnostics: () => decodeDiagnostics('{"backend": '), address: '(document)', message: /not valid JSON/ },
   'manifest.input-out-of-bounds': {
     diagnostics: () => decodeDiagnostics(`{"a": ${'['.repeat(65)}${']'.repeat(65)}}`),

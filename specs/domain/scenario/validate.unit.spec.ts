@@ -57,6 +57,7 @@ const activityPolicy = (doc: Yaml, profile: string): void => {
 
 /** One authoring mistake per scenario diagnostic code, each in the project's valid example. */
 const cases: Record<string, { readonly text: string; readonly address: string; readonly message: RegExp }> = {
+  'scenario.encoding-invalid': { text: 'name: caf\udce9\n', address: 'line 1, column 10', message: /not valid UTF-8 text .*save the file as UTF-8/ },
   'scenario.yaml-invalid': { text: 'name: [', address: 'line 1, column 8', message: /fix the YAML syntax/ },
   'scenario.input-out-of-bounds': { text: `name: ${'['.repeat(65)}${']'.repeat(65)}`, address: '(document)', message: /nests deeper than 64 levels at line 1: flatten it/ },
   'scenario.aliases-excessive': {
@@ -69,7 +70,7 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
       doc.temporal_constraints['probe-cadence'].cadence_ticks = 'two';
     }),
     address: 'temporal_constraints.probe-cadence.cadence_ticks',
-    message: /expected an integer from 1 to 1000000000 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
+    message: /expected an integer from 1 to 9007199254740991 at temporal_constraints\.probe-cadence\.cadence_ticks, got "two"/,
   },
   'scenario.key-unknown': {
     text: portalProbeWith((doc) => {

@@ -1,0 +1,64 @@
+import * as t from 'io-ts';
+
+/**
+ * Integers and booleans of a scenario as RAES 3.3 reads them. RAES's models are pydantic v2 models in
+ * lax mode, so a field typed `int` also takes true/false, a float without a fraction (3.0) and a
+ * string of digits ("3", " 1_000 ", "+2", "4.0"), and a field typed `bool` also takes 0/1 and the
+ * words pydantic knows (yes/no, on/off, ...). The decoded value is the one RAES reads, so a
+ * scenario that writes '3' compiles exactly as one that writes 3.
+ */
+
+/** The largest whole number a JavaScript number holds exactly; the engine counts ticks with numbers. */
+export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/** pydantic's integer strings: ASCII digits, single `_` between digits, optional sign, optional `.000`. */
+const INTEGER_TEXT = /^[+-]?[0-9](?:_?[0-9])*(?:\.0+)?$/;
+
+/** The whole number RAES reads from `u`, exactly, or undefined when pydantic refuses it as an int. */
+export const authoredIntegerValue = (u: unknown): bigint | undefined => {
+  if (typeof u === 'boolean') return u ? 1n : 0n;
+  if (typeof u === 'number') return Number.isInteger(u) ? BigInt(u) : undefined;
+  if (typeof u !== 'string') return undefined;
+  const text = u.trim();
+  if (!INTEGER_TEXT.test(text)) return undefined;
+  const whole = text.replace(/_/g, '').replace(/\.0+$/, '');
+  return BigInt(whole.startsWith('+') ? whole.slice(1) : whole);
+};
+
+/**
+ * A whole number from `min` to `max` (both within the exact range of a number), read as RAES reads an
+ * int; decodes to a number. `name` is what a failure says was expected.
+ */
+export const authoredInteger = (min: number, max: number, name = `an integer from ${min} to ${max}`) => {
+  const low = BigInt(min);
+  const high = BigInt(max);
+  return new t.Type<number, number, unknown>(
+    name,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
+    (u, context) => {
+      const value = authoredIntegerValue(u);
+      return value !== undefined && value >= low && value <= high ? t.success(Number(value)) : t.failure(u, context);
+    },
+    t.identity,
+  );
+};
+
+const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+/** true or false as RAES reads a bool: also 1/0 and pydantic's words (yes, no, on, off, y, n, t, f). */
+export const AuthoredBoolean = new t.Type<boolean, boolean, unknown>(
+  'true or false',
+  (u): u is boolean => typeof u === 'boolean',
+  (u, context) => {
+    if (typeof u === 'boolean') return t.success(u);
+    if (u === 1 || u === 0) return t.success(u === 1);
+    if (typeof u === 'string') {
+      const word = u.toLowerCase();
+      if (TRUE_WORDS.has(word)) return t.success(true);
+      if (FALSE_WORDS.has(word)) return t.success(false);
+    }
+    return t.failure(u, context);
+  },
+  t.identity,
+);
