@@ -1,4 +1,4 @@
-import { isCadenceTick, type SchedulerState } from '../scheduler';
+import { isCadenceTick, nextCadenceTick, type SchedulerState } from '../scheduler';
 import type { ResolvedEffect } from '../invocation';
 import { registerRuntime, type Registration } from '../manifest';
 import type { Diagnostic } from '../scenario';
@@ -143,7 +143,8 @@ export class RuntimeManager {
       const target = this.currentTick + ticks;
       const taken: Promise<void>[] = [];
       while (this.currentTick < target) {
-        const tick = this.currentTick + 1;
+        // Ticks on which no action is due change nothing: the clock goes straight to the next due one.
+        const tick = Math.min(target, this.nextDueTick() ?? target);
         for (const entry of this.context.schedulers.byKey.values()) {
           if (isCadenceTick(entry.schedulerPolicy, tick) && this.context.owns(entry.schedulerPolicy.participant_address)) taken.push(this.lanes.enqueue(entry, tick));
         }
@@ -155,6 +156,17 @@ export class RuntimeManager {
     });
     this.advancing = run.catch(() => undefined);
     return run;
+  }
+
+  /** The first tick after the current one on which an action of a participant this engine runs falls due; undefined when it runs none. */
+  nextDueTick(): number | undefined {
+    let next: number | undefined;
+    for (const entry of this.context.schedulers.byKey.values()) {
+      if (!this.context.owns(entry.schedulerPolicy.participant_address)) continue;
+      const due = nextCadenceTick(entry.schedulerPolicy, this.currentTick);
+      if (next === undefined || due < next) next = due;
+    }
+    return next;
   }
 
   /** Resolves once every attempt started or waiting for a slot has finished (after `advance(n, 'started')`). */

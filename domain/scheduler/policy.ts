@@ -20,6 +20,12 @@ export type FailurePolicy = 'stop' | 'continue';
 export const isCadenceTick = (policy: SchedulerPolicy, tick: number): boolean =>
   tick >= policy.start_tick && (tick - policy.start_tick) % policy.cadence_ticks === 0;
 
+/** The first cadence tick after `afterTick`. */
+export const nextCadenceTick = (policy: SchedulerPolicy, afterTick: number): number =>
+  afterTick < policy.start_tick
+    ? policy.start_tick
+    : policy.start_tick + (Math.floor((afterTick - policy.start_tick) / policy.cadence_ticks) + 1) * policy.cadence_ticks;
+
 /** The cadence ticks in (afterTick, throughTick], in order. */
 export const cadenceTicksBetween = (policy: SchedulerPolicy, afterTick: number, throughTick: number): number[] => {
   const ticks: number[] = [];

@@ -214,11 +214,14 @@ export const executeRun = async (options: RunOptions, progress: (line: string) =
         // Without --ticks, until idle: every policy's attempts fall due within start + cadence * attempts ticks.
         const bound =
           options.ticks ?? Math.max(0, ...pairs.map((pair) => pair.startTick + pair.cadenceTicks * pair.maxActionAttempts)) + 1;
+        const end = from + bound;
         const interrupt = interruptible(progress);
         try {
-          for (let step = 0; step < bound && !interrupt.requested() && (options.ticks !== undefined || !settled()); step++) {
-            // Each tick's attempts start, up to their policy's max_in_flight, while earlier ones still run.
-            await manager.advance(1, 'started');
+          while (manager.tick < end && !interrupt.requested() && (options.ticks !== undefined || !settled())) {
+            // Each due tick's attempts start, up to their policy's max_in_flight, while earlier ones still
+            // run; the ticks between due ones are passed over at once (a start tick far ahead is reached
+            // in one step, not one tick at a time).
+            await manager.advance(Math.min(end, manager.nextDueTick() ?? end) - manager.tick, 'started');
           }
           // The last ticks' attempts, and any tick still waiting for a slot, run to their end.
           if (!interrupt.requested()) await manager.idle();

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import {
   cadenceTicksBetween,
+  nextCadenceTick,
   schedulerDecider,
   type SchedulerCommand,
   type SchedulerEvent,
@@ -53,6 +54,10 @@ describe('v1 cadence', () => {
     expect(cadenceTicksBetween(policy, -1, 10)).toEqual([2, 5, 8]);
     expect(cadenceTicksBetween(policy, 2, 11)).toEqual([5, 8, 11]);
     expect(cadenceTicksBetween(policy, 11, 11)).toEqual([]);
+  });
+
+  it('names the first cadence tick after a tick, the first of cadenceTicksBetween', () => {
+    for (const after of [-5, -1, 0, 1, 2, 3, 4, 5, 11, 100]) expect(nextCadenceTick(policy, after)).toBe(cadenceTicksBetween(policy, after, after + 10)[0]);
   });
 });
 

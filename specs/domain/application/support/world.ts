@@ -18,6 +18,7 @@ export interface WorldOptions {
   readonly extraAgents?: number;
   readonly maxActionAttempts?: number;
   readonly cadenceTicks?: number;
+  readonly startTick?: number;
   readonly failurePolicy?: 'stop' | 'continue';
   readonly maxInFlight?: number;
 }
@@ -34,6 +35,7 @@ export const scenarioText = (options: WorldOptions = {}): string => {
   if (options.failurePolicy !== undefined) policy.failure_policy = options.failurePolicy;
   if (options.maxInFlight !== undefined) policy.max_in_flight = options.maxInFlight;
   if (options.cadenceTicks !== undefined) document.temporal_constraints['probe-cadence'].cadence_ticks = options.cadenceTicks;
+  if (options.startTick !== undefined) document.temporal_constraints['probe-cadence'].start = { tick: options.startTick };
   return stringify(document);
 };
 
