@@ -111,8 +111,12 @@ export const uniqueNames = (name: string, options: { readonly nonEmpty?: boolean
   );
 
 /** A list whose items are distinct by `keyOf` (RAES refuses repeats in these lists). */
-export const distinctList = <C extends t.Mixed>(codec: C, name: string, keyOf: (item: t.TypeOf<C>) => unknown = (item) => item) =>
-  t.refinement(t.array(codec), (xs) => new Set(xs.map(keyOf)).size === xs.length, name);
+export const distinctList = <C extends t.Mixed>(
+  codec: C,
+  name: string,
+  keyOf: (item: t.TypeOf<C>) => unknown = (item) => item,
+  options: { readonly nonEmpty?: boolean } = {},
+) => t.refinement(t.array(codec), (xs) => (options.nonEmpty !== true || xs.length > 0) && new Set(xs.map(keyOf)).size === xs.length, name);
 
 /** A field RAES types as optional with a null default: null is accepted and means absent. */
 export const orNull = <C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null, unknown, unknown> =>

@@ -159,7 +159,9 @@ describe('participants of an affordance', () => {
           procedure_basis: 'read the portal banner',
           realization_profile: 'participant runtime',
           fidelity_claim: 'exact',
+          preconditions: [{ precondition_id: 'portal-present', precondition_class: 'target', description: 'The portal exists.' }],
           effects: [{ effect_id: 'e', effect_class: 'observation_effect', description: 'banner read', target_refs: ['nodes.customer-portal'] }],
+          failure_classes: ['unknown'],
         };
         for (const agent of ['participant-agent', 'second-agent']) doc.agents[agent].actions.push('read-banner');
         spec(doc).action_contract_refs.push('read-banner');

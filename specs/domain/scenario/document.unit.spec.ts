@@ -34,10 +34,21 @@ describe('lists RAES refuses to repeat', () => {
         contract(doc).effects = [...contract(doc).effects, contract(doc).effects[0]];
       }).map((d) => [d.address, d.message.split(' at ')[0]]),
     ).toEqual([
-      [`${at}.preconditions`, 'expected a list of preconditions with distinct precondition_id values'],
-      [`${at}.effects`, 'expected a list of effects with distinct effect_id values'],
-      [`${at}.failure_classes`, 'expected a list of distinct failure classes'],
+      [`${at}.preconditions`, 'expected a non-empty list of preconditions with distinct precondition_id values'],
+      [`${at}.effects`, 'expected a non-empty list of effects with distinct effect_id values'],
+      [`${at}.failure_classes`, 'expected a non-empty list of distinct failure classes'],
     ]);
+  });
+
+  it('refuses an action contract without preconditions, effects or failure classes, as RAES does', () => {
+    const at = 'action_contracts.probe-customer-portal-login';
+    expect(
+      errorsOf((doc) => {
+        contract(doc).preconditions = [];
+        contract(doc).effects = [];
+        delete contract(doc).failure_classes;
+      }).map((d) => d.address),
+    ).toEqual([`${at}.preconditions`, `${at}.effects`, `${at}.failure_classes`]);
   });
 
   it('still accepts repeats RAES accepts (an agent listing an action twice)', () => {

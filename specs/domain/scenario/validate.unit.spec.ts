@@ -16,7 +16,9 @@ const addAction = (doc: Yaml, name: string): void => {
     procedure_basis: 'reset the portal',
     realization_profile: 'participant runtime',
     fidelity_claim: 'exact',
+    preconditions: [{ precondition_id: 'portal-present', precondition_class: 'target', description: 'The portal exists.' }],
     effects: [{ effect_id: 'e', effect_class: 'side_effect', description: 'the portal restarts', target_refs: ['nodes.red-workbench'] }],
+    failure_classes: ['unknown'],
   };
 };
 const viewRule = (ref: string, disposition: string) => ({
