@@ -7,10 +7,12 @@ export const MAX_SHOWN_LENGTH = MAX_TOOL_CALL_ID_LENGTH;
 
 /**
  * Characters a terminal acts on or lays out instead of showing: C0 and C1 controls (line breaks and
- * escape sequences among them), DEL, line and paragraph separators, and the bidirectional marks and
- * overrides that reorder what follows them.
+ * escape sequences among them), DEL, line and paragraph separators, the bidirectional marks and
+ * overrides that reorder what follows them, characters that show as nothing (soft hyphen, zero-width
+ * spaces and joiners, word joiner and invisible operators, byte-order mark), and a lone surrogate.
  */
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSHOWABLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -37,7 +39,8 @@ export const shown = (value: string): string => {
 const mayHoldUnshowable = (text: string): boolean => {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x061c || (code >= 0x200e && code <= 0x2069)) return true;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0xad || code === 0x061c || (code >= 0x200b && code <= 0x206f) || code === 0xfeff) return true;
+    if (code >= 0xd800 && code <= 0xdfff) return true;
   }
   return false;
 };

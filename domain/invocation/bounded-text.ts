@@ -9,10 +9,13 @@ export const MAX_TEXT_LENGTH = 512;
 export const MAX_LIST_ENTRIES = 64;
 export const MAX_REASON_LENGTH = 256;
 
+/** Half of a surrogate pair without its other half: no character, and not encodable in UTF-8 (an export could not hold it). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export const BoundedText = t.refinement(
   t.string,
-  (value) => value.length > 0 && value.length <= MAX_TEXT_LENGTH,
-  `non-empty string of at most ${MAX_TEXT_LENGTH} characters`,
+  (value) => value.length > 0 && value.length <= MAX_TEXT_LENGTH && !LONE_SURROGATE.test(value),
+  `non-empty string of at most ${MAX_TEXT_LENGTH} characters, each a whole character`,
 );
 
 export const boundedList = <C extends t.Mixed>(codec: C) =>
@@ -21,5 +24,12 @@ export const boundedList = <C extends t.Mixed>(codec: C) =>
 export const BoundedTexts = boundedList(BoundedText);
 
 /** A reason kept whole when short, else cut to the cap and marked; never refused, since it may be all an operator gets. */
-export const boundedReason = (reason: string): string =>
-  reason.length <= MAX_REASON_LENGTH ? reason : `${reason.slice(0, MAX_REASON_LENGTH - 14)} …(truncated)`;
+export const boundedReason = (given: string): string => {
+  // A lone half of a surrogate pair becomes U+FFFD: the reason is kept, as text UTF-8 can hold.
+  const reason = LONE_SURROGATE.test(given) ? given.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd') : given;
+  if (reason.length <= MAX_REASON_LENGTH) return reason;
+  // Never between the two halves of a surrogate pair: a lone half is no character and not UTF-8.
+  const end = MAX_REASON_LENGTH - 14;
+  const code = reason.charCodeAt(end - 1);
+  return `${reason.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end)} …(truncated)`;
+};

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { LONE_SURROGATE } from './bounded-text';
 
 /**
  * The admission request of a tool call (docs/rules.md, port). Hand-written so decoding stays cheap on
@@ -111,7 +112,9 @@ export const toolCallIdProblem = (toolCallId: string): string | undefined =>
     ? `tool_call_id has ${toolCallId.length} characters; at most ${MAX_TOOL_CALL_ID_LENGTH} are admitted`
     : CONTROL_CHARACTER.test(toolCallId)
       ? `tool_call_id ${show(toolCallId)} holds a control character; none is admitted`
-      : undefined;
+      : LONE_SURROGATE.test(toolCallId)
+        ? `tool_call_id ${show(toolCallId)} holds half of a surrogate pair, which is no character (and not UTF-8); none is admitted`
+        : undefined;
 
 /** Two requests are the same request when every field is equal (targets in the same order). */
 export const sameToolActionRequest = (a: ToolActionRequest, b: ToolActionRequest): boolean => {

@@ -57,6 +57,9 @@ describe('values from outside the engine in text output', () => {
     expect(shown('\u001b[31mred\u001b[0m\r\t\u0000\u007f\u009b')).toBe('\\u001b[31mred\\u001b[0m\\r\\t\\u0000\\u007f\\u009b');
     expect(shown('abc\u202edcba\u2066x\u2028y')).toBe('abc\\u202edcba\\u2066x\\u2028y');
     expect(shown('plain é 漢字 🙂')).toBe('plain é 漢字 🙂');
+    // What shows as nothing: two ids that differ by one cannot look the same.
+    expect(shown('x\u200b<svg>\u00ad\u2060\ufeff')).toBe('x\\u200b<svg>\\u00ad\\u2060\\ufeff');
+    expect(shown('a\ud800b\udc00c🙂')).toBe('a\\ud800b\\udc00c🙂');
   });
 
   it('cuts a value longer than a tool call id may be, marked with its length, never inside a surrogate pair', () => {

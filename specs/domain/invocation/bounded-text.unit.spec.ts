@@ -13,6 +13,13 @@ describe('harness text fields', () => {
     expect(reason).toMatch(/^timeout x+ …\(truncated\)$/);
   });
 
+  it('never leaves half of a surrogate pair in a reason, cut or given: an export must be UTF-8', () => {
+    const cut = (spec.given(inFlight).when(reportUnknown(1, `${'r'.repeat(MAX_REASON_LENGTH - 15)}🙂${'x'.repeat(100)}`)).events()[0] as { reason: string }).reason;
+    expect(cut).toBe(`${'r'.repeat(MAX_REASON_LENGTH - 15)} …(truncated)`);
+    const given = (spec.given(inFlight).when(reportUnknown(1, 'a\ud800b\udc00c🙂')).events()[0] as { reason: string }).reason;
+    expect(given).toBe('a\ufffdb\ufffdc🙂');
+  });
+
   it('keeps a short reason as it is', () => {
     expect(spec.given(inFlight).when(reportUnknown(1, 'timeout')).events()).toMatchObject([{ reason: 'timeout' }]);
   });
