@@ -100,5 +100,6 @@ export class InvocationSecrets<T> {
 /** The secret of `Authorization: Bearer <secret>`; '' when the header is missing or of another scheme. */
 export const bearerSecret = (request: IncomingMessage): string => {
   const header = request.headers.authorization;
-  return header !== undefined && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  // The scheme's name is case-insensitive (RFC 9110): `bearer` is `Bearer`.
+  return header !== undefined && /^bearer /i.test(header) ? header.slice('Bearer '.length) : '';
 };

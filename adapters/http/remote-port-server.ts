@@ -18,12 +18,15 @@ import { listenOnLoopback, stopServer } from './loopback-server';
  */
 
 const ActionBodyCodec = t.type({ action_instance_id: t.string });
+/** A member that must be there, whatever it holds (the port judges what it holds): `t.unknown` lets an absent one through. */
+const Present = new t.Type<unknown, unknown, unknown>('present', (u): u is unknown => u !== undefined, (u, c) => (u === undefined ? t.failure(u, c) : t.success(u)), t.identity);
+
 const BODY_CODECS = {
-  admit: t.type({ request: t.unknown }),
-  'admit-and-dispatch': t.type({ request: t.unknown }),
+  admit: t.type({ request: Present }),
+  'admit-and-dispatch': t.type({ request: Present }),
   dispatch: ActionBodyCodec,
   cancel: ActionBodyCodec,
-  complete: t.type({ action_instance_id: t.string, result: t.unknown }),
+  complete: t.type({ action_instance_id: t.string, result: Present }),
   'report-unknown': t.type({ action_instance_id: t.string, reason: t.string }),
 } as const;
 

@@ -74,6 +74,9 @@ describe('the remote port against its OpenAPI document', () => {
   const accesses = new Map<string, RemoteAccess>();
   const exercised: Exercised[] = [];
   let values: InvocationPortValues | undefined;
+  /** Each verb's answer to a body without the members it needs, and `values` asked with the scheme written in lower case. */
+  const emptyBodies = new Map<string, { status: number; body: unknown }>();
+  let lowerCaseScheme: { status: number; body: unknown } | undefined;
 
   const call = async (access: RemoteAccess, verb: string, init: { method: string; body?: string; authorization?: string | null; invocation?: string; rawInvocation?: string }): Promise<{ status: number; body: any }> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -117,6 +120,7 @@ describe('the remote port against its OpenAPI document', () => {
 
     await call(mine, 'values', { method: 'GET', authorization: null });
     await call(mine, 'values', { method: 'GET', authorization: 'Bearer wrong' });
+    lowerCaseScheme = await call(mine, 'values', { method: 'GET', authorization: `bearer ${mine.secret}` });
     await call(mine, 'values', { method: 'GET', authorization: `Bearer ${other.secret}` });
     await call(mine, 'values', { method: 'POST', body: '{}' });
     await call(mine, 'values', { method: 'GET', rawInvocation: '%E0%A4%A' }); // malformed percent-encoding: 400
@@ -124,7 +128,7 @@ describe('the remote port against its OpenAPI document', () => {
       await call(mine, verb, { method: 'POST', body: '{}', authorization: null });
       await call(mine, verb, { method: 'POST', body: '{}', authorization: `Bearer ${other.secret}` });
       await call(mine, verb, { method: 'GET' });
-      await call(mine, verb, { method: 'POST', body: '{}' });
+      emptyBodies.set(verb, await call(mine, verb, { method: 'POST', body: '{}' }));
       await call(mine, verb, { method: 'POST', body: 'not json' });
       await call(mine, verb, { method: 'POST', body: BIG });
     }
@@ -173,6 +177,26 @@ describe('the remote port against its OpenAPI document', () => {
   });
 
   afterAll(() => server.close());
+
+  it('answers a body without the member a verb needs 400 body_invalid, naming it, for every verb', () => {
+    const needs: Record<(typeof POST_VERBS)[number], string> = {
+      admit: 'request',
+      'admit-and-dispatch': 'request',
+      dispatch: 'action_instance_id',
+      complete: 'action_instance_id',
+      'report-unknown': 'action_instance_id',
+      cancel: 'action_instance_id',
+    };
+    for (const verb of POST_VERBS) {
+      const answer = emptyBodies.get(verb);
+      expect([verb, answer?.status, (answer?.body as { error?: string }).error]).toEqual([verb, 400, 'body_invalid']);
+      expect((answer?.body as { message: string }).message).toContain(needs[verb]);
+    }
+  });
+
+  it('reads the bearer scheme in any case, as HTTP says', () => {
+    expect(lowerCaseScheme?.status).toBe(200);
+  });
 
   it('exercises every route and status code the document lists, and no other', () => {
     const seen = [...new Set(exercised.map((entry) => entry.route))].filter((route) => !route.endsWith('(not in the document)')).sort();
