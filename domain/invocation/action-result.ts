@@ -121,6 +121,8 @@ export const ActionResultCodec = t.exact(
       preconditions: boundedList(ActionPreconditionResultCodec),
     }),
   ]),
+  // Named as RAES names it: io-ts would spell out every member in messages.
+  'ParticipantActionResultModel',
 );
 export type ActionResult = t.TypeOf<typeof ActionResultCodec>;
 

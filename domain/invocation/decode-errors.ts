@@ -14,11 +14,22 @@ const describeValue = (value: unknown): string => {
   }
 };
 
+type Tagged = { readonly _tag?: string; readonly type?: Tagged };
+
+/** Whether `type` is an intersection, itself or under the wrappers that keep the context (exact, readonly, refinement). */
+const isIntersection = (type: t.Decoder<unknown, unknown>): boolean => {
+  let inner: Tagged | undefined = type as Tagged;
+  while (inner !== undefined && (inner._tag === 'ExactType' || inner._tag === 'ReadonlyType' || inner._tag === 'RefinementType')) inner = inner.type;
+  return inner?._tag === 'IntersectionType';
+};
+
 const pathOf = (context: t.Context): string => {
   const keys: string[] = [];
-  for (const entry of context) {
-    // the root entry has an empty key; union members repeat their index key as numbers we keep
-    if (entry.key !== '') keys.push(entry.key);
+  for (let index = 0; index < context.length; index += 1) {
+    const entry = context[index]!;
+    // The root entry has an empty key, and an intersection's parts are keyed by their index: neither is a place in the value.
+    const previous = context[index - 1];
+    if (entry.key !== '' && (previous === undefined || !isIntersection(previous.type))) keys.push(entry.key);
   }
   return keys.length === 0 ? '(root)' : keys.join('.');
 };

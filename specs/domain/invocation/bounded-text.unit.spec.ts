@@ -24,6 +24,13 @@ describe('harness text fields', () => {
     expect(spec.given(inFlight).when(reportUnknown(1, 'timeout')).events()).toMatchObject([{ reason: 'timeout' }]);
   });
 
+  it('names what is wrong with an outcome by its place in the result, briefly', () => {
+    const notAResult = spec.given(inFlight).when(complete(1, [] as never)).thenRefuses('outcome_invalid');
+    expect(notAResult.message).toBe('the outcome is not a ParticipantActionResultModel (expected ParticipantActionResultModel at (root), got []); the action stays dispatched: report unknown instead');
+    const blank = spec.given(inFlight).when(complete(1, { ...toolResult(1), observations: [''] })).thenRefuses('outcome_invalid');
+    expect(blank.message).toContain(' at observations.0, got ""');
+  });
+
   it('refuses a tool result whose observations exceed the caps: outcome_invalid, nothing stored', () => {
     const tooLong = { ...toolResult(1), observations: ['o'.repeat(MAX_TEXT_LENGTH + 1)] };
     const tooMany = { ...toolResult(1), observations: Array.from({ length: MAX_LIST_ENTRIES + 1 }, (_, i) => `o${i}`) };
