@@ -30,9 +30,14 @@ export const resolve = async (
   if (invocationId === undefined) {
     return { ok: false, code: 'action_unknown', message: `${actionInstanceId} is not a tool action id (<invocation>:tool=<n>)` };
   }
+  // A resolution stands on its evidence: one that names none is no resolution.
+  if (evidenceRef.trim() === '') return { ok: false, code: 'evidence_missing', message: 'the evidence ref is blank: name the evidence the resolution rests on' };
   const aggregate = context.running.get(invocationId) ?? invocationAggregate(context.options.store, context.options.episodeId, invocationId);
   const loaded = await aggregate.load();
   if (loaded.kind === 'unavailable') return { ok: false, code: 'ledger_unavailable', message: loaded.reason };
+  if (aggregate.state.status === 'unopened') {
+    return { ok: false, code: 'action_unknown', message: `no invocation ${invocationId} in episode ${context.options.episodeId}: \`raes-tools audit\` lists the episode's invocations` };
+  }
   const resolved = await aggregate.handle({
     type: 'ResolveIndeterminateToolAction',
     at: context.now(),

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import type { ResolvedEffect } from '../../../domain/invocation';
 import { openOperatorEngine } from '../engine';
-import { CliIo, EXIT_INVALID, EXIT_OK } from '../io';
+import { shown } from '../format';
+import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { storeFlagsOf, storeOptions } from '../store-options';
 import { EPISODE_HELP } from '../episode-choice';
 import type { StoreFlags } from '../workspace';
@@ -16,6 +17,10 @@ export interface ResolveOptions extends StoreFlags {
 
 /** Records an operator's resolution of an indeterminate tool action; the scheduler stays stopped until restarted. */
 export const runResolve = async (options: ResolveOptions, io: CliIo): Promise<number> => {
+  if (options.evidence.trim() === '') {
+    io.stderr('raes-tools resolve: --evidence is blank: name the evidence the resolution rests on (a ticket, a log, a report)\n');
+    return EXIT_USAGE;
+  }
   const engine = await openOperatorEngine('resolve', options);
   if (!engine.ok) {
     io.stderr(`raes-tools resolve: ${engine.message}\n`);
@@ -29,14 +34,14 @@ export const runResolve = async (options: ResolveOptions, io: CliIo): Promise<nu
     await manager.close();
     if (!result.ok) {
       if (options.json) io.stdout(`${JSON.stringify({ resolved: false, code: result.code, message: result.message }, null, 2)}\n`);
-      io.stderr(`raes-tools resolve: refused (${result.code}): ${result.message}\n`);
+      io.stderr(`raes-tools resolve: refused (${result.code}): ${shown(result.message)}\n`);
       return EXIT_INVALID;
     }
     if (options.json) {
       io.stdout(`${JSON.stringify({ resolved: true, action_instance_id: options.actionInstanceId, effect: options.effect, evidence_ref: options.evidence }, null, 2)}\n`);
     } else {
       io.stdout(
-        `resolved ${options.actionInstanceId}: effect ${options.effect}, evidence ${options.evidence}\n` +
+        `resolved ${shown(options.actionInstanceId)}: effect ${options.effect}, evidence ${shown(options.evidence)}\n` +
           'the participant\'s scheduler stays stopped until `raes-tools scheduler restart <participant>`\n',
       );
     }

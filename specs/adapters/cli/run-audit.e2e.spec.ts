@@ -132,6 +132,14 @@ describe('raes-tools run then audit on SQLite (scripted harness)', () => {
     expect(early.status).toBe(1);
     expect(early.stderr).toMatch(/refused \(indeterminate_unresolved\)/);
 
+    // Before the resolution that counts: a blank evidence ref, an invocation the episode never had.
+    const blank = cli('resolve', timedOut, '--effect', 'absent', '--evidence', '   ', ...store);
+    expect(blank.status).toBe(2);
+    expect(blank.stderr).toMatch(/--evidence is blank/);
+    const nowhere = cli('resolve', `${INVOCATION(7)}:tool=1`, '--effect', 'absent', '--evidence', 'x', ...store);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain(`refused (action_unknown): no invocation ${INVOCATION(7)} in episode episode-e2e`);
+
     const resolved = cli('resolve', timedOut, '--effect', 'absent', '--evidence', 'portal-access-log#42', ...store);
     expect(resolved.status).toBe(0);
     expect(resolved.stdout).toMatch(/^resolved .*:1:tool=2: effect absent, evidence portal-access-log#42$/m);
