@@ -166,6 +166,18 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
     });
   };
 
+  // An endpoint that is down, fails or does not answer costs the run its spans, never its own end.
+  const delivered = async (send: () => Promise<void>): Promise<void> => {
+    try {
+      await send();
+    } catch (error) {
+      process.emitWarning(
+        `spans and metrics were not delivered to ${config.tracesUrl} (${error instanceof Error ? error.message : String(error)}); the store holds the whole history: \`raes-tools telemetry export\` sends it again`,
+        'TelemetryWarning',
+      );
+    }
+  };
+
   return {
     onRefusal: (refusal) => {
       pending.push({ refusal, toldAfter: batches, logEnd: undefined });
@@ -173,7 +185,7 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
     },
     flush: async () => {
       await caughtUp();
-      await pipeline.flush();
+      await delivered(() => pipeline.flush());
     },
     close: async () => {
       await caughtUp();
@@ -181,7 +193,7 @@ export const startLiveTelemetry = async (store: OpenedEventStore, config: Teleme
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       await subscription?.stop();
       await serialized(settle);
-      await pipeline.shutdown();
+      await delivered(() => pipeline.shutdown());
     },
   };
 };

@@ -43,11 +43,15 @@ export const openPipeline = (config: PipelineConfig): TelemetryPipeline => {
       await traces.forceFlush();
       await metrics.forceFlush();
     },
+    // The exporters stop even when the last flush fails (an endpoint down): a metric reader left
+    // running keeps exporting every 10 s and keeps the process alive. The flush's failure is then thrown.
     shutdown: async () => {
-      await traces.forceFlush();
-      await metrics.forceFlush();
-      await traces.shutdown();
-      await metrics.shutdown();
+      try {
+        await traces.forceFlush();
+        await metrics.forceFlush();
+      } finally {
+        await Promise.allSettled([traces.shutdown(), metrics.shutdown()]);
+      }
     },
   };
 };

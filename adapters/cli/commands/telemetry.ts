@@ -52,6 +52,10 @@ export const runTelemetryExport = async (options: TelemetryExportOptions, io: Cl
       `${name}: sent ${exported.invocations} invocation${exported.invocations === 1 ? '' : 's'} (${exported.events} events read${narrowed === '' ? '' : `, of ${narrowed}`}) as spans and metrics to ${config.kind === 'on' ? config.tracesUrl : endpoint}\n`,
     );
     return EXIT_OK;
+  } catch (error) {
+    // The endpoint refused, failed or did not answer: the history is as it was, nothing was lost.
+    io.stderr(`${name}: the OpenTelemetry endpoint ${endpoint} did not take the export (${error instanceof Error ? error.message : String(error)}); check that a collector listens there, then export again\n`);
+    return EXIT_INVALID;
   } finally {
     await opened.workspace.close();
   }

@@ -107,6 +107,20 @@ describe('raes-tools run with an OTLP endpoint', () => {
     expect(new Set(serviceNamesOf(live.bodies))).toEqual(new Set(['raes-tool-actions']));
   });
 
+  it('finishes a run whose endpoint is down, warning that its spans were not delivered; telemetry export to it fails clearly', async () => {
+    const dataDir = scratchDir('telemetry-endpoint-down');
+    const down = 'http://127.0.0.1:9';
+    const run = await cliInBackground({ OTEL_EXPORTER_OTLP_ENDPOINT: down }, 'run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir, '--json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ store: 'sqlite' });
+    expect(run.stderr).toContain(`TelemetryWarning: spans and metrics were not delivered to ${down}/v1/traces`);
+    expect(run.stderr).not.toMatch(/internal error/);
+    const exported = await cliInBackground({}, 'telemetry', 'export', '--endpoint', down, '--data-dir', dataDir);
+    expect(exported.status).toBe(1);
+    expect(exported.stderr).toContain(`raes-tools telemetry export: the OpenTelemetry endpoint ${down} did not take the export`);
+    expect(exported.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
   it('treats --out with --format otlp, and --endpoint without it, as usage errors', async () => {
     const dataDir = scratchDir('telemetry-usage');
     const withOut = await cliInBackground({}, 'export', '--format', 'otlp', '--endpoint', 'http://127.0.0.1:9', '--out', join(dataDir, 'x.json'), '--data-dir', dataDir);
