@@ -67,6 +67,19 @@ export const parseEventStoreSettings = (settings: EventStoreSettings, storeSetti
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 const MAX_POOL_SIZE = 1000;
 
+/** Whether the PostgreSQL client can parse `url`: it reads a connection string as a WHATWG URL, with an empty host allowed. */
+const readableAsUrl = (url: string): boolean => {
+  for (const candidate of [url, url.replace('@/', '@host/')]) {
+    try {
+      new URL(candidate, 'postgres://base');
+      return true;
+    } catch {
+      // Not this way.
+    }
+  }
+  return false;
+};
+
 const parsePostgresSettings = (settings: EventStoreSettings, storeSettingName: string): ConfigParsed | ConfigRejected => {
   const url = settings.postgresUrl?.trim();
   if (url === undefined || url === '') {
@@ -81,6 +94,12 @@ const parsePostgresSettings = (settings: EventStoreSettings, storeSettingName: s
     return {
       kind: 'rejected',
       message: `expected a postgres:// or postgresql:// connection string at --postgres-url or RAES_POSTGRES_URL, got '${url.replace(/:[^:@/]*@/, ':***@')}'`,
+    };
+  }
+  if (!readableAsUrl(url)) {
+    return {
+      kind: 'rejected',
+      message: `the connection string at --postgres-url or RAES_POSTGRES_URL cannot be read as a URL, got '${url.replace(/:[^:@/]*@/, ':***@')}': a port is 1 to 65535, and a user or password holding '@', '/' or '#' must be percent-encoded`,
     };
   }
   const poolText = settings.postgresPoolSize?.trim();

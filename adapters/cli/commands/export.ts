@@ -112,6 +112,11 @@ export const registerExport = (program: Command, io: CliIo, setExit: (code: numb
   storeOptions(command)
     .addHelpText('after', HELP)
     .action(async (opts: { participant?: string; episode?: string; format: string; out: string; endpoint?: string; progress?: boolean; bundle?: boolean; key?: string; store?: string; dataDir?: string; postgresUrl?: string }) => {
+      if (opts.out.trim() === '') {
+        io.stderr('raes-tools export: --out is empty: name the file to write (`--out -` is stdout)\n');
+        setExit(EXIT_USAGE);
+        return;
+      }
       if (opts.key !== undefined && opts.bundle !== true) {
         io.stderr('raes-tools export: --key signs a bundle; add --bundle to write a signed bundle, or drop --key for an unsigned export\n');
         setExit(EXIT_USAGE);

@@ -70,6 +70,8 @@ describe('raes-tools usage errors: exit 2, one line, no stack trace', () => {
     ['eventstoredb without a connection string', ['audit', '--store', 'eventstoredb', '--data-dir', empty], /ESDB_CONNECTION_STRING/],
     ['postgres without a connection string', ['audit', '--store', 'postgres', '--data-dir', empty], /expected a postgres:\/\/ connection string at --postgres-url or RAES_POSTGRES_URL/],
     ['postgres with another kind of URL', ['audit', '--store', 'postgres', '--postgres-url', 'mysql://db/x', '--data-dir', empty], /expected a postgres:\/\/ or postgresql:\/\/ connection string/],
+    ['postgres with a port past 65535', ['audit', '--store', 'postgres', '--postgres-url', 'postgres://u:secret@db:70000/x', '--data-dir', empty], /cannot be read as a URL, got 'postgres:\/\/u:\*\*\*@db:70000\/x': a port is 1 to 65535/],
+    ['export to an empty --out', ['export', '--data-dir', empty, '--out', ''], /--out is empty: name the file to write/],
     ['recover where nothing ran', ['recover', '--data-dir', empty], /nothing has run in .* \(no episode in its store, no job in jobs\/\): run `raes-tools run <scenario> --manifest <m>/],
     ['an --episode that cannot be an episode id', ['audit', '--data-dir', empty, '--episode', 'a/b'], /expected an episode id at --episode .*, got 'a\/b'/],
     ['run with an --episode that cannot be an episode id', ['run', SCENARIO, '-m', MANIFEST, '--data-dir', empty, '--episode', 'two words'], /expected an episode id at --episode/],
