@@ -34,6 +34,8 @@ export interface Workspace {
   readonly views: SqliteViews;
   /** Where a corrupt views database was moved, when this opening replaced it. */
   readonly corruptViewsSetAside?: string;
+  /** The SQLite store's file (the embedded store only). */
+  readonly storeFile?: string;
   close(): Promise<void>;
 }
 
@@ -234,6 +236,7 @@ const openWorkspaceFiles = (flags: StoreFlags, options: WorkspaceOptions, env: N
       store,
       views: viewsPort,
       ...(corruptViewsSetAside === undefined ? {} : { corruptViewsSetAside }),
+      ...(config.kind === 'sqlite' ? { storeFile: config.path } : {}),
       close: async () => {
         try {
           views.close();

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { HistoryFilter, SchedulerStatus } from '../../../projections';
 import { streamAudit, type AuditedInvocation, type AuditReport, type AuditSummary } from '../audit-report';
+import { watchFileReplaced } from '../../files/file-replaced';
 import { followAudit } from '../audit-follow';
 import { letPagesDieYoung } from '../young-garbage';
 import { formatIntegrity } from '../audit-integrity';
@@ -143,9 +144,23 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
   const onSignal = (): void => void follower.stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The file read is the one opened: one removed or replaced under it (a data dir emptied and run again) is not followed on.
+  let storeGone: string | undefined;
+  const storeFile = opened.workspace.storeFile;
+  const stopWatching =
+    storeFile === undefined
+      ? () => undefined
+      : watchFileReplaced(storeFile, (how) => {
+          storeGone = `the event store file ${storeFile} was ${how} while it was followed; run \`raes-tools audit --follow\` again to follow the store there now`;
+          void follower.stop();
+        });
   io.stderr('raes-tools audit: following the log; Ctrl-C stops\n');
   try {
     const ended = await follower.ended;
+    if (storeGone !== undefined) {
+      io.stderr(`raes-tools audit: ${storeGone}\n`);
+      return EXIT_INVALID;
+    }
     if (ended.kind === 'storage_failure') {
       io.stderr(`raes-tools audit: reading the event store failed: ${ended.reason}\n`);
       return EXIT_INVALID;
@@ -156,6 +171,7 @@ const runAuditFollow = async (options: AuditOptions, io: CliIo): Promise<number>
     }
     return EXIT_OK;
   } finally {
+    stopWatching();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await opened.workspace.close();

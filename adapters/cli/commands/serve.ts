@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { startAuditPage } from '../../http/audit-page/server';
+import { watchFileReplaced } from '../../files/file-replaced';
 import { startAuditPageFeed } from '../audit-page-feed';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../io';
 import { openWorkspace } from '../workspace';
@@ -53,13 +54,25 @@ export const registerServe = (program: Command, io: CliIo, setExit: (code: numbe
         return;
       }
       io.stdout(`audit page on http://127.0.0.1:${server.port}/ (Ctrl-C stops)\n`);
+      // The page shows the store file opened: one removed or replaced under it (a data dir emptied and run again) ends the page.
+      let storeGone: string | undefined;
+      let stopWatching = (): void => undefined;
       await new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
+        if (workspace.storeFile !== undefined) {
+          const file = workspace.storeFile;
+          stopWatching = watchFileReplaced(file, (how) => {
+            storeGone = `the event store file ${file} was ${how} while the page showed it; run \`raes-tools serve\` again to show the store there now`;
+            resolve();
+          });
+        }
       });
+      stopWatching();
       await server.close();
       await feed.close();
       await workspace.close();
-      setExit(EXIT_OK);
+      if (storeGone !== undefined) io.stderr(`raes-tools serve: ${storeGone}\n`);
+      setExit(storeGone === undefined ? EXIT_OK : EXIT_INVALID);
     });
 };

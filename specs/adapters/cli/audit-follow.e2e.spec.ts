@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { INVOCATION, MANIFEST, SCENARIO, cli, scratchDir } from './support/cli';
 import { HELD_TOOL_HARNESS, heldTools, startCli, waitFor, type StartedCli } from './support/started-cli';
 
@@ -35,6 +37,22 @@ describe('raes-tools audit --follow', () => {
       expect(follower.out().split('\n').filter((line) => line.includes(`${INVOCATION(1)}:tool=1 settled`))).toHaveLength(1);
     } finally {
       for (const child of started) child.child.kill('SIGKILL');
+    }
+  });
+
+  it('stops with exit 1, saying so, when the store file it follows is removed and made again', async () => {
+    const dataDir = scratchDir('audit-follow-replaced');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    const follower = startCli(['audit', '--follow', '--data-dir', dataDir]);
+    try {
+      await waitFor(() => follower.out().includes(`invocation ${INVOCATION(1)} closed`), 'the history followed');
+      rmSync(dataDir, { recursive: true, force: true });
+      expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+      expect(await follower.exited).toBe(1);
+      expect(follower.err()).toContain(`the event store file ${join(dataDir, 'events.sqlite')} was`);
+      expect(follower.err()).toContain('run `raes-tools audit --follow` again to follow the store there now');
+    } finally {
+      follower.child.kill('SIGKILL');
     }
   });
 

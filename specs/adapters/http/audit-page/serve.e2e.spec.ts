@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { INVOCATION, MANIFEST, ROOT, SCENARIO, cli, scratchDir } from '../../cli/support/cli';
@@ -22,6 +22,20 @@ describe('raes-tools serve usage', () => {
     const refused = cli('serve', '--port', '70000', '--data-dir', scratchDir('serve-port'));
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/expected a port number from 0 to 65535 for --port, got '70000'/);
+  });
+
+  it('stops with exit 1, saying so, when the store file it shows is removed', async () => {
+    const dataDir = scratchDir('serve-removed');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    const server = startCli(['serve', '--port', '0', '--data-dir', dataDir]);
+    try {
+      await waitFor(() => /audit page on http/.test(server.out()), 'the page to listen');
+      rmSync(dataDir, { recursive: true, force: true });
+      expect(await server.exited).toBe(1);
+      expect(server.err()).toContain(`the event store file ${join(dataDir, 'events.sqlite')} was removed while the page showed it`);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 });
 
