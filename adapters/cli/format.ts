@@ -1,4 +1,5 @@
 import { MAX_TOOL_CALL_ID_LENGTH } from '../../domain/invocation/tool-action-request';
+import { endOfWholeCharacters, LONE_SURROGATE } from '../../domain/unicode-text';
 
 /** Plain-text tables and labels for people; machines get --json. */
 
@@ -11,8 +12,7 @@ export const MAX_SHOWN_LENGTH = MAX_TOOL_CALL_ID_LENGTH;
  * overrides that reorder what follows them, characters that show as nothing (soft hyphen, zero-width
  * spaces and joiners, word joiner and invisible operators, byte-order mark), and a lone surrogate.
  */
-const UNSHOWABLE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSHOWABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff]|${LONE_SURROGATE.source}`, 'gu');
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -24,11 +24,7 @@ const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.ch
  */
 export const shown = (value: string): string => {
   let text = value;
-  if (text.length > MAX_SHOWN_LENGTH) {
-    // Never between the two halves of a surrogate pair.
-    const end = /[\ud800-\udbff]/.test(text.charAt(MAX_SHOWN_LENGTH - 1)) ? MAX_SHOWN_LENGTH - 1 : MAX_SHOWN_LENGTH;
-    text = `${text.slice(0, end)}…(${value.length} characters)`;
-  }
+  if (text.length > MAX_SHOWN_LENGTH) text = `${text.slice(0, endOfWholeCharacters(text, MAX_SHOWN_LENGTH))}…(${value.length} characters)`;
   return mayHoldUnshowable(text) ? text.replace(UNSHOWABLE, escapeOne) : text;
 };
 

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { endOfWholeCharacters, LONE_SURROGATE } from '../unicode-text';
 
 /**
  * Caps on the free text a harness hands the engine. A harness that copies tool output into a result's
@@ -8,9 +9,6 @@ import * as t from 'io-ts';
 export const MAX_TEXT_LENGTH = 512;
 export const MAX_LIST_ENTRIES = 64;
 export const MAX_REASON_LENGTH = 256;
-
-/** Half of a surrogate pair without its other half: no character, and not encodable in UTF-8 (an export could not hold it). */
-export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const BoundedText = t.refinement(
   t.string,
@@ -26,10 +24,7 @@ export const BoundedTexts = boundedList(BoundedText);
 /** A reason kept whole when short, else cut to the cap and marked; never refused, since it may be all an operator gets. */
 export const boundedReason = (given: string): string => {
   // A lone half of a surrogate pair becomes U+FFFD: the reason is kept, as text UTF-8 can hold.
-  const reason = LONE_SURROGATE.test(given) ? given.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd') : given;
+  const reason = LONE_SURROGATE.test(given) ? given.replace(new RegExp(LONE_SURROGATE.source, 'gu'), '\ufffd') : given;
   if (reason.length <= MAX_REASON_LENGTH) return reason;
-  // Never between the two halves of a surrogate pair: a lone half is no character and not UTF-8.
-  const end = MAX_REASON_LENGTH - 14;
-  const code = reason.charCodeAt(end - 1);
-  return `${reason.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end)} …(truncated)`;
+  return `${reason.slice(0, endOfWholeCharacters(reason, MAX_REASON_LENGTH - 14))} …(truncated)`;
 };

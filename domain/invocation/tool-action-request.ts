@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { LONE_SURROGATE } from './bounded-text';
+import { LONE_SURROGATE } from '../unicode-text';
 
 /**
  * The admission request of a tool call (docs/rules.md, port). Hand-written so decoding stays cheap on

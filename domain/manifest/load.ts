@@ -2,7 +2,7 @@ import { Either, isLeft, left, right } from 'fp-ts/Either';
 import { checkTextBounds, describeBoundsProblem } from '../input/bounds';
 import { Diagnostic, error } from '../scenario/diagnostics';
 import { reportDecodeErrors } from '../scenario/decoding';
-import { firstMalformedPosition, withoutByteOrderMark } from '../scenario/unicode-text';
+import { firstMalformedPosition, withoutByteOrderMark } from '../unicode-text';
 import { ManifestDocument, ManifestDocumentCodec } from './document';
 
 /** JSON.parse quotes the text it stopped at; characters a terminal would not show are written as \u escapes. */

@@ -3,7 +3,7 @@ import { MAX_YAML_ALIAS_COUNT, checkTextBounds, describeBoundsProblem } from '..
 import { Diagnostic, error } from './diagnostics';
 import { reportDecodeErrors } from './decoding';
 import { ScenarioDocument, ScenarioDocumentCodec } from './document';
-import { firstMalformedPosition } from './unicode-text';
+import { firstMalformedPosition } from '../unicode-text';
 import { parseYamlSource } from './yaml-source';
 import { checkYamlStructure } from './yaml-structure';
 
