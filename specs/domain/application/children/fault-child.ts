@@ -88,6 +88,9 @@ const main = async (): Promise<void> => {
     clock: () => new Date(),
   });
   await manager.start();
+  // A held call is a promise nothing keeps alive: once every call in flight is held, the event loop would
+  // empty and the child exit on its own before the campaign's SIGKILL reaches it. It waits to be killed.
+  setInterval(() => undefined, 60_000);
   say('READY');
   for (;;) await manager.advance(1);
 };
