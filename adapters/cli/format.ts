@@ -1,20 +1,10 @@
 import { MAX_TOOL_CALL_ID_LENGTH } from '../../domain/invocation/tool-action-request';
-import { endOfWholeCharacters, LONE_SURROGATE } from '../../domain/unicode-text';
+import { endOfWholeCharacters, escapeUnshowable } from '../../domain/unicode-text';
 
 /** Plain-text tables and labels for people; machines get --json. */
 
 /** The longest value shown whole: an admitted tool call id is shown whole. */
 export const MAX_SHOWN_LENGTH = MAX_TOOL_CALL_ID_LENGTH;
-
-/**
- * Characters a terminal acts on or lays out instead of showing: C0 and C1 controls (line breaks and
- * escape sequences among them), DEL, line and paragraph separators, the bidirectional marks and
- * overrides that reorder what follows them, characters that show as nothing (soft hyphen, zero-width
- * spaces and joiners, word joiner and invisible operators, byte-order mark), and a lone surrogate.
- */
-const UNSHOWABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff]|${LONE_SURROGATE.source}`, 'gu');
-const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * A value from outside the engine (an agent's tool call id or tool name, a harness's reason) as a
@@ -25,20 +15,7 @@ const escapeOne = (char: string): string => NAMED_ESCAPES[char] ?? `\\u${char.ch
 export const shown = (value: string): string => {
   let text = value;
   if (text.length > MAX_SHOWN_LENGTH) text = `${text.slice(0, endOfWholeCharacters(text, MAX_SHOWN_LENGTH))}…(${value.length} characters)`;
-  return mayHoldUnshowable(text) ? text.replace(UNSHOWABLE, escapeOne) : text;
-};
-
-/**
- * False when no character of `text` is one UNSHOWABLE matches: a scan of its codes, several times
- * faster than the expression on the short cells an audit of a million events prints by the million.
- */
-const mayHoldUnshowable = (text: string): boolean => {
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0xad || code === 0x061c || (code >= 0x200b && code <= 0x206f) || code === 0xfeff) return true;
-    if (code >= 0xd800 && code <= 0xdfff) return true;
-  }
-  return false;
+  return escapeUnshowable(text);
 };
 
 /** A table whose every cell is shown (see `shown`), its columns padded to their widest cell. */

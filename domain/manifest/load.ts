@@ -2,12 +2,8 @@ import { Either, isLeft, left, right } from 'fp-ts/Either';
 import { checkTextBounds, describeBoundsProblem } from '../input/bounds';
 import { Diagnostic, error } from '../scenario/diagnostics';
 import { reportDecodeErrors } from '../scenario/decoding';
-import { firstMalformedPosition, withoutByteOrderMark } from '../unicode-text';
+import { escapeUnshowable, firstMalformedPosition, withoutByteOrderMark } from '../unicode-text';
 import { ManifestDocument, ManifestDocumentCodec } from './document';
-
-/** JSON.parse quotes the text it stopped at; characters a terminal would not show are written as \u escapes. */
-const visibly = (reason: string): string =>
-  reason.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Parses and decodes manifest text (JSON); every problem is reported at once. */
 export const loadManifestDocument = (text: string): Either<Diagnostic[], ManifestDocument> => {
@@ -25,7 +21,7 @@ export const loadManifestDocument = (text: string): Either<Diagnostic[], Manifes
     value = JSON.parse(withoutByteOrderMark(text));
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return left([error('manifest.json-invalid', '(document)', `the manifest is not valid JSON (${visibly(reason)}): fix the syntax.`)]);
+    return left([error('manifest.json-invalid', '(document)', `the manifest is not valid JSON (${escapeUnshowable(reason)}): fix the syntax.`)]);
   }
   const decoded = ManifestDocumentCodec.decode(value);
   if (isLeft(decoded)) {

@@ -59,6 +59,7 @@ describe('values from outside the engine in text output', () => {
     expect(shown('plain é 漢字 🙂')).toBe('plain é 漢字 🙂');
     // What shows as nothing: two ids that differ by one cannot look the same.
     expect(shown('x\u200b<svg>\u00ad\u2060\ufeff')).toBe('x\\u200b<svg>\\u00ad\\u2060\\ufeff');
+    expect(shown('a\ufff9b\ufffac\ufffbd\u061c')).toBe('a\\ufff9b\\ufffac\\ufffbd\\u061c');
     expect(shown('a\ud800b\udc00c🙂')).toBe('a\\ud800b\\udc00c🙂');
   });
 
