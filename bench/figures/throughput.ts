@@ -112,7 +112,10 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
       const turnStart = process.hrtime.bigint();
       const turnEnd = Date.now() + TURN_MS;
       if (mode === 2) {
-        await replayAppendShape(alone, shape, INVOCATIONS, () => Date.now() < turnEnd, () => (aloneTally.actions += CALLS_PER_INVOCATION), `t${turn}`);
+        await replayAppendShape(alone, shape, INVOCATIONS, () => Date.now() < turnEnd, () => (aloneTally.actions += CALLS_PER_INVOCATION), `t${turn}`, (ms) => {
+          aloneTally.latencies.push(ms);
+          aloneTally.inF.push(ms / aloneTally.turnF);
+        });
       } else {
         const turnWorld = mode === 0 ? world : plainWorld;
         while (Date.now() < turnEnd) await turnWorld.manager.advance(1);
@@ -131,6 +134,8 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
     const callInF = summarize(chainedTally.inF);
     const plainCallInF = summarize(plainTally.inF);
     const plainCall = summarize(plainTally.latencies);
+    const aloneCall = summarize(aloneTally.latencies);
+    const aloneCallInF = summarize(aloneTally.inF);
     const costs = chainCostPerRound(chainedTally.turnRates, plainTally.turnRates);
     const chainCost = median(costs);
     const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;
@@ -146,6 +151,13 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
         { measure: 'latency per tool call', p50: call.p50, p99: call.p99, unit: 'ms', relative: `p50 ${callInF.p50.toFixed(2)} F, p99 ${p99InF.toFixed(2)} F of its turn` },
         { measure: 'tool actions per second', p50: rate, p99: null, unit: '/s', relative: `${vsStore.toFixed(2)} x the store alone` },
         { measure: 'store alone, the same appends from 64 writers', p50: aloneRate, p99: null, unit: '/s', relative: '1.00 x' },
+        {
+          measure: 'store alone, latency per tool call (its two appends)',
+          p50: aloneCall.p50,
+          p99: aloneCall.p99,
+          unit: 'ms',
+          relative: `p50 ${aloneCallInF.p50.toFixed(2)} F, p99 ${aloneCallInF.p99.toFixed(2)} F of its turn`,
+        },
         { measure: 'latency per tool call, without the chain', p50: plainCall.p50, p99: plainCall.p99, unit: 'ms', relative: `p99 ${plainCallInF.p99.toFixed(2)} F of its turn` },
         { measure: 'tool actions per second, without the chain', p50: plainRate, p99: null, unit: '/s', relative: `${(plainRate / aloneRate).toFixed(2)} x the store alone` },
         {
@@ -181,7 +193,8 @@ export const throughputFigure = async (quick: boolean): Promise<FigureResult> =>
           : [
               `p99: a call waits for ${APPENDS_PER_ACTION} group commits in turn, each behind the one in progress; the raw commit of ` +
                 `${INVOCATIONS} rows alone takes ${rawCommitMs.toFixed(2)} ms (${(rawCommitMs / F).toFixed(1)} F), so the median call already ` +
-                `takes ${callInF.p50.toFixed(1)} F, and the slowest also wait for a GC pause or behind the disk writes of a WAL checkpoint (on its own thread); see docs/performance.md`,
+                `takes ${callInF.p50.toFixed(1)} F, and the slowest also wait for a GC pause or behind the disk writes of a WAL checkpoint (on its own thread); ` +
+                `the store alone's own call, its two appends under the same load, has p99 ${aloneCallInF.p99.toFixed(1)} F; see docs/performance.md`,
             ]),
       ],
     };
