@@ -51,7 +51,7 @@ import { describeValidationErrorWithoutValue } from './decode-errors';
 import type { InvocationClosed, InvocationEvent, ToolActionAdmitted } from './events';
 import { leftoverSettlements } from './interrupted';
 import type { Refusal } from './refusal-codes';
-import { identityMismatchOf } from './result-identity';
+import { identityMismatchOf, preconditionDefect } from './result-identity';
 import type { AdmittedToolAction, DispatchedToolAction, InvocationState, OpenedInvocation, ToolActionRecord } from './state';
 import { invocationStateConflict, stateConflict, type ToolActionIn } from './state-conflicts';
 import { actionUnknown, outcomeInvalid } from './tool-action-rules';
@@ -269,29 +269,6 @@ const cancelToolAction = (command: CancelToolAction, current: InvocationState): 
 /** What was left open settles: undispatched -> withheld, dispatched without outcome -> indeterminate. */
 const settleLeftovers = (state: OpenedInvocation, at: string, recovered: boolean): InvocationEvent[] =>
   leftoverSettlements(state.portValues.invocation_action_instance_id, state.toolActions, at, recovered);
-
-/**
- * Why the result's precondition results cannot stand (RAES's rules for participant action results):
- * each is scoped to the result, ids are unique, and an unsatisfied or unresolved one fails closed.
- */
-const preconditionDefect = (result: ActionResult): string | undefined => {
-  const preconditions = result.preconditions ?? [];
-  const seen = new Set<string>();
-  for (const p of preconditions) {
-    if (seen.has(p.precondition_id)) return `precondition ${p.precondition_id} is reported twice`;
-    seen.add(p.precondition_id);
-    if (p.participant_address !== result.participant_address) return `precondition ${p.precondition_id} participant_address is not the result's`;
-    if (p.episode_id !== result.episode_id) return `precondition ${p.precondition_id} episode_id is not the result's`;
-    if (p.action_contract_address !== result.action_contract_address) {
-      return `precondition ${p.precondition_id} action_contract_address is not the result's`;
-    }
-    if (p.observation_point !== result.observation_point) return `precondition ${p.precondition_id} observation_point is not the result's`;
-    if (p.status !== 'satisfied' && (result.status === 'succeeded' || result.status === 'partial_success')) {
-      return `precondition ${p.precondition_id} is ${p.status}, so the result cannot be ${result.status}: unsatisfied or unresolved preconditions fail closed`;
-    }
-  }
-  return undefined;
-};
 
 /** Why the outer result cannot stand for this invocation, or undefined when it can. */
 const outerResultDefect = (state: OpenedInvocation, result: ActionResult): string | undefined => {

@@ -28,3 +28,32 @@ export const identityMismatchOf = (
   if (result.observation_point !== port.observation_point) return { field: 'observation_point', expected: port.observation_point };
   return undefined;
 };
+
+/**
+ * Why the result's precondition results cannot stand (RAES's rules for participant action results,
+ * for a tool action's outcome and the outer result alike): each is scoped to the result, ids are
+ * unique, and an unsatisfied or unresolved one fails closed: the result is not succeeded or
+ * partial_success, and it names a failure class.
+ */
+export const preconditionDefect = (result: ActionResult): string | undefined => {
+  const preconditions = result.preconditions ?? [];
+  const seen = new Set<string>();
+  for (const p of preconditions) {
+    if (seen.has(p.precondition_id)) return `precondition ${p.precondition_id} is reported twice`;
+    seen.add(p.precondition_id);
+    if (p.participant_address !== result.participant_address) return `precondition ${p.precondition_id} participant_address is not the result's`;
+    if (p.episode_id !== result.episode_id) return `precondition ${p.precondition_id} episode_id is not the result's`;
+    if (p.action_contract_address !== result.action_contract_address) {
+      return `precondition ${p.precondition_id} action_contract_address is not the result's`;
+    }
+    if (p.observation_point !== result.observation_point) return `precondition ${p.precondition_id} observation_point is not the result's`;
+    if (p.status === 'satisfied') continue;
+    if (result.status === 'succeeded' || result.status === 'partial_success') {
+      return `precondition ${p.precondition_id} is ${p.status}, so the result cannot be ${result.status}: unsatisfied or unresolved preconditions fail closed`;
+    }
+    if (result.failure_class === undefined || result.failure_class === null) {
+      return `precondition ${p.precondition_id} is ${p.status}, so the result must name a failure_class: unsatisfied or unresolved preconditions fail closed`;
+    }
+  }
+  return undefined;
+};

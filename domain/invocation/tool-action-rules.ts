@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import { ActionResultCodec, TERMINAL_TOOL_STATUSES, evidenceRefsOf, type ActionResult } from './action-result';
 import { describeValidationError } from './decode-errors';
 import { refusal, type Refusal } from './refusal-codes';
-import { identityMismatchOf } from './result-identity';
+import { identityMismatchOf, preconditionDefect } from './result-identity';
 import type { DispatchedToolAction, OpenedInvocation, ToolActionRecord } from './state';
 
 /**
@@ -41,10 +41,13 @@ const outcomeDefect = (state: OpenedInvocation, action: DispatchedToolAction, re
     if (state.index.withheldRefs.has(ref)) return `evidence ref ${ref} is withheld by the exposure policy`;
     if (!declared.has(ref)) return `evidence ref ${ref} is not declared by the boundary or the offer`;
   }
-  return undefined;
+  return preconditionDefect(result);
 };
 
-/** A completed outcome must be well formed, terminal, about this action, and carry only declared evidence. */
+/**
+ * A completed outcome must be well formed, terminal, about this action, carry only declared evidence,
+ * and hold precondition results scoped to it that do not fail open (as the outer result's must).
+ */
 export const outcomeInvalid = (
   state: OpenedInvocation,
   action: DispatchedToolAction,

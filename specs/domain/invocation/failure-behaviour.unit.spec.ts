@@ -2,7 +2,10 @@ import {
   invocationHistory,
   schedulerMustStop,
   toolAction,
+  type ActionPreconditionResult,
+  type ActionResult,
   type InvocationCommand,
+  type InvocationEvent,
 } from '../../../domain/invocation';
 import {
   AT,
@@ -36,6 +39,20 @@ import {
   toolResult,
   withheld,
 } from './fixtures';
+
+/** A precondition result of tool action 1's outcome, scoped to it unless `over` says otherwise. */
+const toolPrecondition = (over: Partial<ActionPreconditionResult> = {}): ActionPreconditionResult => ({
+  precondition_id: 'portal-present',
+  precondition_class: 'target',
+  status: 'satisfied',
+  participant_address: toolResult(1).participant_address,
+  episode_id: toolResult(1).episode_id,
+  action_contract_address: toolResult(1).action_contract_address,
+  observation_point: toolResult(1).observation_point,
+  ...over,
+});
+
+const withPrecondition = (result: ActionResult, over: Partial<ActionPreconditionResult>): ActionResult => ({ ...result, preconditions: [toolPrecondition(over)] });
 
 /** SPEC.md section 5, "Failure behaviour": one spec per row of the table. */
 describe('failure behaviour (SPEC.md section 5)', () => {
@@ -87,6 +104,14 @@ describe('failure behaviour (SPEC.md section 5)', () => {
       ['a non-terminal status', toolResult(1, 'accepted')],
       ['an unknown status', toolResult(1, 'unknown')],
       ['not an action result', { status: 'succeeded' }],
+      ['a precondition of another participant', withPrecondition(toolResult(1), { participant_address: 'participant.behavior.other' })],
+      ['a precondition of another episode', withPrecondition(toolResult(1), { episode_id: 'episode-other' })],
+      ['a precondition of another action contract', withPrecondition(toolResult(1), { action_contract_address: 'participant.action-contract.other' })],
+      ['a precondition at a foreign observation point', withPrecondition(toolResult(1), { observation_point: 'time.clock.shared@segment=0,tick=9' })],
+      ['a precondition reported twice', { ...toolResult(1), preconditions: [toolPrecondition(), toolPrecondition()] }],
+      ['an unsatisfied precondition under a succeeded result', withPrecondition(toolResult(1), { status: 'unsatisfied' })],
+      ['an unresolved precondition under a partial_success result', withPrecondition({ ...toolResult(1, 'partial_success'), failure_class: 'partial_success' }, { status: 'unresolved' })],
+      ['an unsatisfied precondition under a result with no failure class', withPrecondition(toolResult(1, 'failed'), { status: 'unsatisfied' })],
     ];
     it.each(cases)('%s', (_name, result) => {
       const outcome = spec.given(given).when(complete(1, result));
@@ -97,6 +122,15 @@ describe('failure behaviour (SPEC.md section 5)', () => {
 
     it('accepts evidence the boundary or the covering offer declares', () => {
       spec.given(given).when(complete(1)).then([completed(1)]);
+    });
+
+    it('accepts precondition results scoped to the result, an unsatisfied one under a failed result with its failure class', () => {
+      for (const result of [
+        withPrecondition(toolResult(1), {}),
+        withPrecondition({ ...toolResult(1, 'failed'), failure_class: 'precondition_unsatisfied' }, { status: 'unsatisfied' }),
+      ]) {
+        spec.given(given).when(complete(1, result)).then([{ ...completed(1), action_result: result } as InvocationEvent]);
+      }
     });
   });
 
@@ -159,6 +193,11 @@ describe('failure behaviour (SPEC.md section 5)', () => {
       [
         'returns a precondition result scoped to another episode',
         closeReturned({ ...outerResult(), preconditions: [{ ...precondition('satisfied'), episode_id: 'another-episode' }] }),
+        'invalid_result',
+      ],
+      [
+        'returns a failure over an unsatisfied precondition without a failure class',
+        closeReturned({ ...outerResult(), status: 'failed', failure_class: null, preconditions: [precondition('unsatisfied')] }),
         'invalid_result',
       ],
       [
