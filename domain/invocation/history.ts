@@ -99,10 +99,51 @@ const nextDigest = (previous: string, actionInstanceId: string, result: ActionRe
     ]),
   );
 
-/** The typed outcome a settled tool action records: its own when completed, else one stated for it. */
+/**
+ * RAES requires precondition results on every participant action result. A result that states none
+ * gets the one the engine verified before it recorded the result: for the outer result, that the
+ * invocation was active; for a tool action's, that the engine admitted the action (its affordance,
+ * boundary, targets, offer and limits). It is scoped to the result.
+ */
+const withVerifiedPrecondition = (result: ActionResult, preconditionId: string): ActionResult =>
+  result.preconditions !== undefined && result.preconditions.length > 0
+    ? result
+    : {
+        ...result,
+        preconditions: [
+          {
+            precondition_id: preconditionId,
+            precondition_class: 'realization',
+            status: 'satisfied',
+            participant_address: result.participant_address,
+            episode_id: result.episode_id,
+            action_contract_address: result.action_contract_address,
+            observation_point: result.observation_point,
+          },
+        ],
+      };
+
+/** The precondition the engine itself checked before it accepted the outer result: the invocation was active. */
+export const INVOCATION_ACTIVE_PRECONDITION_ID = 'invocation-active';
+
+/** The precondition the engine itself checked before it recorded a tool action's outcome: it admitted the action. */
+export const TOOL_ACTION_ADMITTED_PRECONDITION_ID = 'tool-action-admitted';
+
+/**
+ * The failure class of a withheld tool action's result: admitted, it was stopped before it ran
+ * (cancelled, its invocation returned, or the engine restarted). RAES requires a failure class on
+ * every withheld, failed, rejected, partial_success or unknown result.
+ */
+export const WITHHELD_FAILURE_CLASS = 'interrupted';
+
+/**
+ * The typed outcome a settled tool action records: its own when completed, else one stated for it
+ * (withheld: failure class `interrupted`; indeterminate: status and failure class `unknown`); either
+ * way with a precondition result (see withVerifiedPrecondition).
+ */
 const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): ActionResult => {
   const settlement = action.settlement;
-  if (settlement.kind === 'completed') return settlement.actionResult;
+  if (settlement.kind === 'completed') return withVerifiedPrecondition(settlement.actionResult, TOOL_ACTION_ADMITTED_PRECONDITION_ID);
   const indeterminate = settlement.kind === 'indeterminate';
   const result: {
     status: ActionResult['status'];
@@ -120,37 +161,12 @@ const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): A
     action_instance_id: action.actionInstanceId,
     action_contract_address: action.request.action_contract_address,
     observation_point: state.portValues.observation_point,
-    failure_class: indeterminate ? 'unknown' : null,
+    failure_class: indeterminate ? 'unknown' : WITHHELD_FAILURE_CLASS,
   };
   const reason = settlement.reason;
   if (reason.length > 0) result.diagnostics = [reason];
-  return result;
+  return withVerifiedPrecondition(result, TOOL_ACTION_ADMITTED_PRECONDITION_ID);
 };
-
-/** The precondition the engine itself checked before it accepted the outer result: the invocation was active. */
-export const INVOCATION_ACTIVE_PRECONDITION_ID = 'invocation-active';
-
-/**
- * RAES requires precondition results on every participant action result. An outer result that
- * states none gets the one the engine verified: it accepted the result only from an active invocation.
- */
-const outerResultWithPreconditions = (result: ActionResult): ActionResult =>
-  result.preconditions !== undefined && result.preconditions.length > 0
-    ? result
-    : {
-        ...result,
-        preconditions: [
-          {
-            precondition_id: INVOCATION_ACTIVE_PRECONDITION_ID,
-            precondition_class: 'realization',
-            status: 'satisfied',
-            participant_address: result.participant_address,
-            episode_id: result.episode_id,
-            action_contract_address: result.action_contract_address,
-            observation_point: result.observation_point,
-          },
-        ],
-      };
 
 const evidenceDetails = (result: ActionResult): BehaviorHistoryEvent['details'] =>
   result.evidence_refs === undefined || result.evidence_refs.length === 0 ? {} : { evidence_refs: result.evidence_refs };
@@ -270,7 +286,7 @@ const historyOfClosed = (state: OpenedInvocation): readonly BehaviorHistoryEvent
   }
   const closure = state.lifecycle.closure;
   if (closure.outcome === 'returned' && !state.lifecycle.recovered) {
-    const result = outerResultWithPreconditions(closure.actionResult);
+    const result = withVerifiedPrecondition(closure.actionResult, INVOCATION_ACTIVE_PRECONDITION_ID);
     digest = nextDigest(digest, port.invocation_action_instance_id, result);
     for (const event of triple(state, {
       actionInstanceId: port.invocation_action_instance_id,

@@ -1,5 +1,5 @@
 import { invocationHistory, type ActionResult, type BehaviorHistoryEvent, type InvocationEvent } from '../../../domain/invocation';
-import { activeInvocation, admitted, completed, dispatched, indeterminate, outerResult, request, returned, withheld } from './fixtures';
+import { activeInvocation, admitted, completed, dispatched, indeterminate, outerResult, request, returned, toolResult, withheld } from './fixtures';
 
 /**
  * RAES's RUN-306 lifecycle rules for behavior history events, which its JSON schema cannot express,
@@ -119,5 +119,76 @@ describe('precondition results on the outer action result, which RAES requires o
     ];
     const closed: InvocationEvent = { ...returned, action_result: { ...base, preconditions: stated } } as InvocationEvent;
     expect(outerObservation(invocationHistory([...activeInvocation(), closed])).preconditions).toEqual(stated);
+  });
+});
+
+/**
+ * RAES's rules for a participant action result that a history records (its processor's
+ * ParticipantActionResult), written from their text, but for the observation point's anchoring to the
+ * action instance id, which no profile-v1 id can meet (docs/decisions.md): every result carries at least
+ * one precondition result, each scoped to the result; a withheld, failed, rejected, partial_success or
+ * unknown result names a failure class.
+ */
+const FAILURE_STATUSES = ['rejected', 'withheld', 'failed', 'partial_success', 'unknown'];
+
+const resultViolations = (result: ActionResult): string[] => {
+  const found: string[] = [];
+  const preconditions = result.preconditions ?? [];
+  if (preconditions.length === 0) found.push('participant action results require precondition results');
+  for (const p of preconditions) {
+    const scoped =
+      p.participant_address === result.participant_address &&
+      p.episode_id === result.episode_id &&
+      p.action_contract_address === result.action_contract_address &&
+      p.observation_point === result.observation_point;
+    if (!scoped) found.push(`precondition ${p.precondition_id} is not scoped to the result`);
+  }
+  if (FAILURE_STATUSES.includes(result.status) && (result.failure_class === undefined || result.failure_class === null)) {
+    found.push(`${result.status} action results require a portable failure_class`);
+  }
+  return found;
+};
+
+const toolResultOf = (events: readonly BehaviorHistoryEvent[], ordinal: number): ActionResult => {
+  const observed = events.filter((e) => e.invocation_tool_context?.admission_ordinal === ordinal && e.event_type === 'observation_emitted');
+  expect(observed).toHaveLength(1);
+  return observed[0]?.action_result as ActionResult;
+};
+
+describe('the tool-action results a history records, under RAES rules for participant action results', () => {
+  it('breaks none of the rules, whether the engine wrote the result (withheld, unknown) or the harness did', () => {
+    const results = [1, 2, 3].map((ordinal) => toolResultOf(history, ordinal));
+    expect(results.map((result) => result.status)).toEqual(['withheld', 'unknown', 'succeeded']);
+    expect(results.map(resultViolations)).toEqual([[], [], []]);
+  });
+
+  it('gives a withheld action the failure class interrupted: admitted, it was stopped before it ran', () => {
+    for (const reason of ['cancelled', 'invocation_closed', 'recovered'] as const) {
+      const events = invocationHistory([...activeInvocation(), admitted(1, request('call-1')), withheld(1, reason), returned]);
+      expect(toolResultOf(events, 1)).toMatchObject({ status: 'withheld', failure_class: 'interrupted' });
+    }
+  });
+
+  it('states the engine-verified admission, scoped to the result, when the result states no precondition', () => {
+    const result = toolResultOf(history, 3);
+    expect(result.preconditions).toEqual([
+      {
+        precondition_id: 'tool-action-admitted',
+        precondition_class: 'realization',
+        status: 'satisfied',
+        participant_address: result.participant_address,
+        episode_id: result.episode_id,
+        action_contract_address: result.action_contract_address,
+        observation_point: result.observation_point,
+      },
+    ]);
+  });
+
+  it('keeps the precondition results a completed outcome stated', () => {
+    const base = toolResultOf(history, 3);
+    const stated = [{ ...(base.preconditions?.[0] as NonNullable<ActionResult['preconditions']>[number]), precondition_id: 'portal-present', precondition_class: 'target' as const }];
+    const settled: InvocationEvent = { ...completed(1), action_result: { ...toolResult(1), preconditions: stated } } as InvocationEvent;
+    const events = invocationHistory([...activeInvocation(), admitted(1, request('call-1')), dispatched(1), settled, returned]);
+    expect(toolResultOf(events, 1).preconditions).toEqual(stated);
   });
 });
