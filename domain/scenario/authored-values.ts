@@ -14,12 +14,17 @@ export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 /** pydantic's integer strings: ASCII digits, single `_` between digits, optional sign, optional `.000`. */
 const INTEGER_TEXT = /^[+-]?[0-9](?:_?[0-9])*(?:\.0+)?$/;
 
+/** The white space pydantic trims from a number written as a string: Unicode White_Space (JavaScript's trim also takes U+FEFF and leaves U+0085). */
+const SURROUNDING_WHITE_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const trimWhiteSpace = (text: string): string => text.replace(SURROUNDING_WHITE_SPACE, '');
+
 /** The whole number RAES reads from `u`, exactly, or undefined when pydantic refuses it as an int. */
 export const authoredIntegerValue = (u: unknown): bigint | undefined => {
   if (typeof u === 'boolean') return u ? 1n : 0n;
   if (typeof u === 'number') return Number.isInteger(u) ? BigInt(u) : undefined;
   if (typeof u !== 'string') return undefined;
-  const text = u.trim();
+  const text = trimWhiteSpace(u);
   if (!INTEGER_TEXT.test(text)) return undefined;
   const whole = text.replace(/_/g, '').replace(/\.0+$/, '');
   return BigInt(whole.startsWith('+') ? whole.slice(1) : whole);
@@ -42,6 +47,38 @@ export const authoredInteger = (min: number, max: number, name = `an integer fro
     t.identity,
   );
 };
+
+/** pydantic's float strings once their `_` are taken out: digits with an optional point and exponent, or a word. */
+const FLOAT_TEXT = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const FLOAT_WORD = /^[+-]?(?:inf|infinity|nan)$/i;
+
+/**
+ * The number RAES reads from `u` where it types `int | float` (an action argument's `minimum` and
+ * `maximum`), or undefined when pydantic refuses it: an int as above, else a float, which pydantic also
+ * reads from a string ("1e3", "1_000.5", ".5", "inf", "nan"; `_` only between other characters).
+ */
+export const authoredNumberValue = (u: unknown): number | undefined => {
+  const whole = authoredIntegerValue(u);
+  if (whole !== undefined) return Number(whole);
+  if (typeof u === 'number') return u;
+  if (typeof u !== 'string') return undefined;
+  const text = trimWhiteSpace(u);
+  if (text.includes('__') || text.startsWith('_') || text.endsWith('_')) return undefined;
+  const plain = text.replace(/_/g, '');
+  if (FLOAT_WORD.test(plain)) return /nan/i.test(plain) ? Number.NaN : plain.startsWith('-') ? -Infinity : Infinity;
+  return FLOAT_TEXT.test(plain) ? Number(plain) : undefined;
+};
+
+/** A number as RAES reads an `int | float` field; decodes to the number RAES compares with. */
+export const AuthoredNumber = new t.Type<number, number, unknown>(
+  'a number',
+  (u): u is number => typeof u === 'number',
+  (u, context) => {
+    const value = authoredNumberValue(u);
+    return value === undefined ? t.failure(u, context) : t.success(value);
+  },
+  t.identity,
+);
 
 const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);

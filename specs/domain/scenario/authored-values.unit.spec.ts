@@ -1,5 +1,5 @@
 import { isRight } from 'fp-ts/Either';
-import { AuthoredBoolean, MAX_EXACT_INTEGER, authoredInteger } from '../../../domain/scenario/authored-values';
+import { AuthoredBoolean, MAX_EXACT_INTEGER, authoredInteger, authoredNumberValue } from '../../../domain/scenario/authored-values';
 
 /** Each row was checked against pydantic 2 in lax mode, which RAES 3.3's models use. */
 describe('an integer as RAES reads one', () => {
@@ -17,6 +17,7 @@ describe('an integer as RAES reads one', () => {
     ['3', 3],
     [' 12\n', 12],
     ['\u00a01', 1],
+    ['\u00851\u2003', 1],
     ['+01_000', 1000],
     ['1_0', 10],
     ['0_1', 1],
@@ -27,7 +28,7 @@ describe('an integer as RAES reads one', () => {
     expect(read(u)).toBe(expected);
   });
 
-  it.each([[3.5], ['1.5'], ['1.'], ['.0'], ['1.0_0'], ['1__0'], ['_1'], ['1_'], ['0x10'], ['1e3'], ['1 0'], ['+ 1'], ['١'], [''], [null], [[1]], [Number.NaN], [Number.POSITIVE_INFINITY]])(
+  it.each([[3.5], ['1.5'], ['1.'], ['.0'], ['1.0_0'], ['1__0'], ['_1'], ['1_'], ['0x10'], ['1e3'], ['1 0'], ['+ 1'], ['١'], [''], ['\ufeff1'], [null], [[1]], [Number.NaN], [Number.POSITIVE_INFINITY]])(
     'refuses %j',
     (u) => {
       expect(read(u)).toBe('refused');
@@ -73,4 +74,40 @@ describe('a boolean as RAES reads one', () => {
   it.each([[' yes'], ['yes '], ['2'], [2], [null], ['maybe']])('refuses %j', (u) => {
     expect(read(u)).toBe('refused');
   });
+});
+
+describe('an int or float as RAES reads one (an argument\'s minimum and maximum)', () => {
+  const read = (u: unknown): number | 'refused' => authoredNumberValue(u) ?? 'refused';
+
+  it.each([
+    [3, 3],
+    [2.5, 2.5],
+    [true, 1],
+    ['3', 3],
+    ['4.0', 4],
+    [' 1.5\n', 1.5],
+    ['\u00851.5', 1.5],
+    ['1_000.5', 1000.5],
+    ['1.0_0', 1],
+    ['+_1', 1],
+    ['1_e1', 10],
+    ['1._5', 1.5],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['1e3', 1000],
+    ['+.5e-1', 0.05],
+    ['1e400', Number.POSITIVE_INFINITY],
+    ['-Infinity', Number.NEGATIVE_INFINITY],
+    ['in_f', Number.POSITIVE_INFINITY],
+    ['NaN', Number.NaN],
+  ])('reads %j as %j', (u, expected) => {
+    expect(read(u)).toBe(expected);
+  });
+
+  it.each([['0x10'], ['1,5'], [''], ['  '], ['abc'], ['1__0'], ['_1'], ['1_'], ['1._'], ['1e'], ['.e5'], ['+-1'], ['1 000'], ['infinit'], ['١'], ['\ufeff1'], [null], [[1]], [{}]])(
+    'refuses %j',
+    (u) => {
+      expect(read(u)).toBe('refused');
+    },
+  );
 });
