@@ -55,6 +55,31 @@ export const strictObject = <R extends t.Props, O extends t.Props>(
 /** A map of named entries (a YAML mapping); keys are checked as names elsewhere. */
 export const namedMap = <C extends t.Mixed>(codec: C, what: string) => t.record(t.string, codec, `a mapping of ${what}`);
 
+/**
+ * A map of named entries whose names RAES itself constrains (`isName`): a name it refuses is reported at
+ * its path, saying it is not `rule`.
+ */
+export const namedMapOf = <C extends t.Mixed>(codec: C, what: string, isName: (name: string) => boolean, rule: string) => {
+  const base = namedMap(codec, what);
+  return new t.Type<t.TypeOf<typeof base>, unknown, unknown>(
+    base.name,
+    base.is,
+    (u, context) => {
+      const decoded = base.validate(u, context);
+      if (!isPlainObject(u)) return decoded;
+      const badNames: t.Errors = Object.keys(u)
+        .filter((name) => !isName(name))
+        .map((name) => {
+          const at = [...context, { key: name, type: t.string, actual: name }];
+          return { value: name, context: at, message: `the name "${name}" at ${pathOf(at)} is not ${rule}.` };
+        });
+      if (badNames.length === 0) return decoded;
+      return t.failures(isLeft(decoded) ? [...badNames, ...decoded.left] : badNames);
+    },
+    t.identity,
+  );
+};
+
 export const nonEmptyArray = <C extends t.Mixed>(codec: C, name: string) =>
   t.refinement(t.array(codec), (xs) => xs.length > 0, name);
 
@@ -94,6 +119,22 @@ export const LIMITS = {
 
 export const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString');
 
+/** Python's white space (`str.isspace`), which RAES's `value.strip()` removes. */
+const PYTHON_WHITE_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const SURROUNDING_PYTHON_WHITE_SPACE = new RegExp(`^${PYTHON_WHITE_SPACE}+|${PYTHON_WHITE_SPACE}+$`, 'g');
+
+/** A text without its surrounding white space, as Python's `str.strip()` gives it. */
+export const pythonStrip = (s: string): string => s.replace(SURROUNDING_PYTHON_WHITE_SPACE, '');
+
+/** Whether RAES calls a text empty: nothing but white space, as Python's `strip()` reads it. */
+export const isBlank = (s: string): boolean => pythonStrip(s) === '';
+
+/** A text RAES requires to be non-empty once stripped of white space. */
+export const NonBlankString = t.refinement(t.string, (s) => !isBlank(s), 'a non-blank string');
+
+/** A list of non-blank strings, repeats allowed (RAES refuses a blank entry in these lists, not a repeat). */
+export const nonBlankList = (name: string) => t.refinement(t.array(t.string), (xs) => xs.every((x) => !isBlank(x)), name);
+
 /** One of a closed list of strings, named by the list so a failure says what is allowed. */
 export const oneOf = <V extends string>(values: ReadonlyArray<V>, name = `one of ${values.join(', ')}`) =>
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<V, null>, name);
@@ -103,7 +144,7 @@ export const uniqueNames = (name: string, options: { readonly nonEmpty?: boolean
   t.refinement(
     t.array(t.string),
     (xs) =>
-      xs.every((x) => x.trim().length > 0) &&
+      xs.every((x) => !isBlank(x)) &&
       new Set(xs).size === xs.length &&
       (!options.nonEmpty || xs.length > 0) &&
       (options.max === undefined || xs.length <= options.max),

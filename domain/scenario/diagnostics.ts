@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.reference-ambiguous',
   'scenario.content-incomplete',
   'scenario.view-rule-unclassified',
+  'scenario.action-contract-invalid',
   // the shared time model
   'time.model-invalid',
   // tool affordances (docs/rules.md, authoring)

@@ -1,11 +1,15 @@
 import * as t from 'io-ts';
-import { AuthoredBoolean, authoredInteger } from './authored-values';
+import { isAddressSegment } from '../addresses';
+import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, authoredInteger } from './authored-values';
 import {
   LIMITS,
   LooseObject,
+  NonBlankString,
   NonEmptyString,
   distinctList,
   namedMap,
+  namedMapOf,
+  nonBlankList,
   normalizedOneOf,
   oneOf,
   orNull,
@@ -14,6 +18,10 @@ import {
 } from './decoding';
 import {
   ADVANCEMENT_MODES,
+  ARGUMENT_CARDINALITIES,
+  ARGUMENT_NORMALIZATIONS,
+  ARGUMENT_OMISSIONS,
+  ARGUMENT_VALUE_TYPES,
   BEHAVIORAL_GRANULARITIES,
   BOUNDARY_CLASSES,
   CLOCK_AUTHORITIES,
@@ -22,6 +30,7 @@ import {
   CONTENT_TYPES,
   EFFECT_CLASSES,
   FAILURE_CLASSES,
+  INTERACTION_CLASSES,
   LIFECYCLE_STATES,
   MAPPING_KINDS,
   NODE_TYPES,
@@ -30,9 +39,14 @@ import {
   RESET_BEHAVIORS,
   ROLES,
   SYNCHRONIZATION_MODES,
+  TEMPORAL_CONTRACT_KINDS,
+  TEMPORAL_CONTRACT_TIME_DOMAINS,
+  TEMPORAL_EVENT_POINTS,
+  TEMPORAL_SUPPORT_MODES,
   TIME_DOMAIN_KINDS,
   TIME_DOMAIN_VISIBILITIES,
   TIME_EPOCHS,
+  TIMING_DISCLOSURE_KINDS,
   VIEW_DISPOSITIONS,
   normalizedEnumValue,
 } from './raes-vocabulary';
@@ -145,26 +159,138 @@ export const AgentCodec = strictObject(
   ],
 );
 
+/** An action contract's ref lists (preconditions, effects): RAES refuses a blank or repeated ref in each. */
+const ContractRefs = uniqueNames('a list of distinct, non-blank refs');
+/** A text an action contract may omit (null is absent), but not leave blank. */
+const OptionalText = orNull(NonBlankString);
+
 export const PreconditionCodec = strictObject(
   'Precondition',
-  { precondition_id: t.string, precondition_class: oneOf(PRECONDITION_CLASSES), description: t.string },
-  { support_refs: Names, evidence_refs: Names },
+  { precondition_id: NonBlankString, precondition_class: oneOf(PRECONDITION_CLASSES), description: NonBlankString },
+  { support_refs: ContractRefs, evidence_refs: ContractRefs },
 );
 
 export const EffectCodec = strictObject(
   'Effect',
-  { effect_id: t.string, effect_class: oneOf(EFFECT_CLASSES), description: t.string },
-  { target_refs: Names, evidence_refs: Names },
+  { effect_id: NonBlankString, effect_class: oneOf(EFFECT_CLASSES), description: NonBlankString },
+  { target_refs: ContractRefs, evidence_refs: ContractRefs },
+);
+
+export const BackendFailureMappingCodec = strictObject(
+  'BackendFailureMapping',
+  { backend_error_code: NonBlankString, failure_class: oneOf(FAILURE_CLASSES), diagnostic: NonBlankString },
+  {},
+);
+
+export const InteractionCodec = strictObject(
+  'Interaction',
+  { interaction_class: oneOf(INTERACTION_CLASSES), target: NonBlankString, rationale: NonBlankString },
+  { related_actions: nonBlankList('a list of non-blank action contract names'), shared_state_refs: nonBlankList('a list of non-blank refs') },
+);
+
+export const ExternalMappingCodec = strictObject(
+  'ExternalMapping',
+  { system: NonBlankString, identifier: NonBlankString, loss_label: NonBlankString, rationale: NonBlankString },
+  {},
+);
+
+export const TemporalContractCodec = strictObject(
+  'TemporalContract',
+  {
+    temporal_id: NonBlankString,
+    temporal_kind: oneOf(TEMPORAL_CONTRACT_KINDS),
+    time_domain: oneOf(TEMPORAL_CONTRACT_TIME_DOMAINS),
+    clock_authority: NonBlankString,
+    event_points: distinctList(oneOf(TEMPORAL_EVENT_POINTS), 'a non-empty list of distinct event points', (p) => p, { nonEmpty: true }),
+    description: NonBlankString,
+    ordering_basis: NonBlankString,
+  },
+  {
+    window_ref: OptionalText,
+    duration_ref: OptionalText,
+    reset_boundary: OptionalText,
+    replay_boundary: OptionalText,
+    randomization_basis: OptionalText,
+    backend_disclosure_refs: uniqueNames('a list of distinct, non-blank disclosure ids'),
+  },
+);
+export type TemporalContractDocument = t.TypeOf<typeof TemporalContractCodec>;
+
+export const BackendTimingDisclosureCodec = strictObject(
+  'BackendTimingDisclosure',
+  {
+    disclosure_id: NonBlankString,
+    disclosure_kind: oneOf(TIMING_DISCLOSURE_KINDS),
+    support_mode: oneOf(TEMPORAL_SUPPORT_MODES),
+    description: NonBlankString,
+    affected_temporal_ids: uniqueNames('a non-empty list of distinct, non-blank temporal ids', { nonEmpty: true }),
+  },
+  { limitations: uniqueNames('a list of distinct, non-blank limitations') },
+);
+
+/** A value an argument admits as RAES types it: a string, a number or a boolean, each as written. */
+export type ArgumentScalar = string | number | boolean;
+const isArgumentScalar = (u: unknown): u is ArgumentScalar =>
+  typeof u === 'string' || typeof u === 'boolean' || (typeof u === 'number' && Number.isFinite(u));
+const ArgumentScalarCodec = new t.Type<ArgumentScalar, ArgumentScalar, unknown>(
+  'a string, a number, true or false',
+  isArgumentScalar,
+  (u, context) => (isArgumentScalar(u) ? t.success(u) : t.failure(u, context)),
+  t.identity,
+);
+const isArgumentDefault = (u: unknown): u is ArgumentScalar | ArgumentScalar[] =>
+  isArgumentScalar(u) || (Array.isArray(u) && u.every(isArgumentScalar));
+const ArgumentDefaultCodec = new t.Type<ArgumentScalar | ArgumentScalar[], ArgumentScalar | ArgumentScalar[], unknown>(
+  'a string, a number, true or false, or a list of them',
+  isArgumentDefault,
+  (u, context) => (isArgumentDefault(u) ? t.success(u) : t.failure(u, context)),
+  t.identity,
+);
+/** RAES bounds an argument's lengths and item counts only below; the engine reads them exactly up to 2^53 - 1. */
+const ArgumentCount = orNull(authoredInteger(0, MAX_EXACT_INTEGER));
+
+export const ArgumentDefinitionCodec = strictObject(
+  'ArgumentDefinition',
+  {
+    value_type: oneOf(ARGUMENT_VALUE_TYPES),
+    normalization: oneOf(ARGUMENT_NORMALIZATIONS),
+    normalization_disclosure_ref: NonBlankString,
+    omission: oneOf(ARGUMENT_OMISSIONS),
+    omission_disclosure_ref: NonBlankString,
+    loss_disclosure_ref: NonBlankString,
+  },
+  {
+    cardinality: oneOf(ARGUMENT_CARDINALITIES),
+    default: orNull(ArgumentDefaultCodec),
+    allowed_values: t.array(ArgumentScalarCodec),
+    minimum: orNull(AuthoredNumber),
+    maximum: orNull(AuthoredNumber),
+    min_length: ArgumentCount,
+    max_length: ArgumentCount,
+    min_items: ArgumentCount,
+    max_items: ArgumentCount,
+    unique_items: AuthoredBoolean,
+    default_disclosure_ref: OptionalText,
+  },
+);
+export type ArgumentDefinitionDocument = t.TypeOf<typeof ArgumentDefinitionCodec>;
+
+/** An action contract's arguments by name; RAES requires each name to be a portable identifier. */
+const ArgumentsCodec = namedMapOf(
+  ArgumentDefinitionCodec,
+  'action arguments',
+  isAddressSegment,
+  'a portable identifier: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit',
 );
 
 export const ActionContractCodec = strictObject(
   'ActionContract',
   {
-    semantic_version: t.string,
+    semantic_version: NonBlankString,
     behavioral_granularity: oneOf(BEHAVIORAL_GRANULARITIES),
-    procedure_basis: t.string,
-    realization_profile: t.string,
-    fidelity_claim: t.string,
+    procedure_basis: NonBlankString,
+    realization_profile: NonBlankString,
+    fidelity_claim: NonBlankString,
     // RAES requires typed preconditions, typed effects and controlled failure classes of every contract.
     preconditions: distinctList(PreconditionCodec, 'a non-empty list of preconditions with distinct precondition_id values', (p) => p.precondition_id, { nonEmpty: true }),
     effects: distinctList(EffectCodec, 'a non-empty list of effects with distinct effect_id values', (e) => e.effect_id, { nonEmpty: true }),
@@ -172,15 +298,23 @@ export const ActionContractCodec = strictObject(
   },
   {
     lifecycle_state: oneOf(LIFECYCLE_STATES),
-    arguments: t.UnknownRecord,
+    arguments: ArgumentsCodec,
     state_transition_effects: ContractEntries,
     observation_expectations: ContractEntries,
     evidence_expectations: ContractEntries,
-    backend_failure_mappings: UnknownList,
-    interactions: UnknownList,
-    external_mappings: UnknownList,
-    temporal_contracts: UnknownList,
-    backend_timing_disclosures: UnknownList,
+    backend_failure_mappings: distinctList(
+      BackendFailureMappingCodec,
+      'a list of backend failure mappings with distinct backend_error_code values',
+      (m) => m.backend_error_code,
+    ),
+    interactions: t.array(InteractionCodec),
+    external_mappings: t.array(ExternalMappingCodec),
+    temporal_contracts: distinctList(TemporalContractCodec, 'a list of temporal contracts with distinct temporal_id values', (c) => c.temporal_id),
+    backend_timing_disclosures: distinctList(
+      BackendTimingDisclosureCodec,
+      'a list of backend timing disclosures with distinct disclosure_id values',
+      (d) => d.disclosure_id,
+    ),
   },
 );
 

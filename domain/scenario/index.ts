@@ -3,7 +3,8 @@ import { CompiledScenario } from './compiled';
 import { compileScenario } from './compile';
 import { Diagnostic, hasErrors } from './diagnostics';
 import { ScenarioDocument } from './document';
-import { loadScenarioDocument } from './load';
+import { loadScenarioSource } from './load';
+import { checkActionContracts } from './validate-action-contracts';
 import { checkAffordances } from './validate-affordances';
 import { checkPolicies } from './validate-policies';
 import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
@@ -27,13 +28,17 @@ const dedupe = (diagnostics: ReadonlyArray<Diagnostic>): Diagnostic[] => {
   });
 };
 
-/** Every authoring rule of docs/rules.md, authoring, and of RAES for the sections the engine reads, all reported together. */
-export const validateScenario = (scenario: ScenarioDocument): Diagnostic[] =>
+/**
+ * Every authoring rule of docs/rules.md, authoring, and of RAES for the sections the engine reads, all
+ * reported together. `authoredNumbers` is how the scenario wrote its numbers (loadScenarioSource).
+ */
+export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: ReadonlyMap<string, string> = new Map()): Diagnostic[] =>
   dedupe([
     ...checkNames(scenario),
     ...checkReferences(scenario),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
+    ...checkActionContracts(scenario, authoredNumbers),
     ...checkTimeModel(scenario),
     ...checkSpecificationTerms(scenario),
     ...checkAffordances(scenario),
@@ -46,9 +51,10 @@ export type ScenarioResult =
 
 /** Text to compiled scenario: loads, validates and, when nothing is wrong, compiles. */
 export const loadScenario = (text: string): ScenarioResult => {
-  const document = loadScenarioDocument(text);
-  if (isLeft(document)) return { ok: false, diagnostics: document.left };
-  const diagnostics = validateScenario(document.right);
+  const loaded = loadScenarioSource(text);
+  if (isLeft(loaded)) return { ok: false, diagnostics: loaded.left };
+  const { document, authoredNumbers } = loaded.right;
+  const diagnostics = validateScenario(document, authoredNumbers);
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
-  return { ok: true, compiled: compileScenario(document.right), diagnostics };
+  return { ok: true, compiled: compileScenario(document), diagnostics };
 };

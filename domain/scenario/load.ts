@@ -1,4 +1,4 @@
-import { Either, isLeft, left, right } from 'fp-ts/Either';
+import { Either, isLeft, left, map, right } from 'fp-ts/Either';
 import { MAX_YAML_ALIAS_COUNT, checkTextBounds, describeBoundsProblem } from '../input/bounds';
 import { Diagnostic, error } from './diagnostics';
 import { reportDecodeErrors } from './decoding';
@@ -7,8 +7,17 @@ import { firstMalformedPosition } from '../unicode-text';
 import { parseYamlSource } from './yaml-source';
 import { checkYamlStructure } from './yaml-structure';
 
-/** Parses and decodes scenario text (YAML); every problem is reported at once. */
-export const loadScenarioDocument = (text: string): Either<Diagnostic[], ScenarioDocument> => {
+/**
+ * A decoded scenario and, by path, how numbers were written where their value reads differently (3.0,
+ * 0x10): RAES tells an argument value written 3.0 (a float) from 3, which the decoded value does not.
+ */
+export interface LoadedScenarioDocument {
+  readonly document: ScenarioDocument;
+  readonly authoredNumbers: ReadonlyMap<string, string>;
+}
+
+/** Parses and decodes scenario text (YAML), keeping how its numbers were written; every problem is reported at once. */
+export const loadScenarioSource = (text: string): Either<Diagnostic[], LoadedScenarioDocument> => {
   const malformed = firstMalformedPosition(text);
   if (malformed !== undefined) {
     const at = `line ${malformed.line}, column ${malformed.column}`;
@@ -33,5 +42,9 @@ export const loadScenarioDocument = (text: string): Either<Diagnostic[], Scenari
   if (isLeft(decoded)) {
     return left(reportDecodeErrors(decoded.left, { shape: 'scenario.shape-invalid', unknownKey: 'scenario.key-unknown' }, structure.authoredNumbers));
   }
-  return right(decoded.right);
+  return right({ document: decoded.right, authoredNumbers: structure.authoredNumbers });
 };
+
+/** Parses and decodes scenario text (YAML) to its document; every problem is reported at once. */
+export const loadScenarioDocument = (text: string): Either<Diagnostic[], ScenarioDocument> =>
+  map((loaded: LoadedScenarioDocument) => loaded.document)(loadScenarioSource(text));

@@ -43,6 +43,28 @@ export const EFFECT_CLASSES = [
   'no_effect',
   'unknown_effect',
 ] as const;
+export const INTERACTION_CLASSES = ['coordination', 'contention', 'interference', 'shared_state_change'] as const;
+export const ARGUMENT_VALUE_TYPES = ['string', 'integer', 'number', 'boolean', 'reference'] as const;
+export const ARGUMENT_CARDINALITIES = ['one', 'many'] as const;
+export const ARGUMENT_NORMALIZATIONS = ['identity', 'trim'] as const;
+export const ARGUMENT_OMISSIONS = ['reject', 'use_default', 'omit'] as const;
+/** An action contract's own temporal contracts (SEM-213), apart from the shared time model below. */
+export const TEMPORAL_CONTRACT_KINDS = ['schedule', 'cadence', 'deadline', 'dwell', 'latency', 'time_window', 'timeout', 'cooldown'] as const;
+export const TEMPORAL_CONTRACT_TIME_DOMAINS = ['episode_step', 'scenario_time', 'simulation_time', 'backend_time', 'wall_clock_time'] as const;
+export const TEMPORAL_EVENT_POINTS = [
+  'submit',
+  'start',
+  'end',
+  'observed',
+  'effective',
+  'deadline',
+  'window_open',
+  'window_close',
+  'reset',
+  'replay',
+] as const;
+export const TIMING_DISCLOSURE_KINDS = ['pacing', 'dilation', 'synchronization', 'serialization', 'unsupported_guarantee'] as const;
+export const TEMPORAL_SUPPORT_MODES = ['exact', 'bounded', 'disclosed_limitation', 'unsupported'] as const;
 export const BOUNDARY_CLASSES = [
   'observable_resource',
   'telemetry_stream',

@@ -114,6 +114,11 @@ export const checkReferences = (scenario: ScenarioDocument): Diagnostic[] => {
     if (hasActionContracts) each(definition.actions, 'action_contracts', `${at}.actions`);
     each(definition.observation_boundaries, 'observation_boundaries', `${at}.observation_boundaries`);
   }
+  for (const [contract, definition] of Object.entries(scenario.action_contracts ?? {})) {
+    (definition.interactions ?? []).forEach((interaction, i) =>
+      each(interaction.related_actions, 'action_contracts', `action_contracts.${contract}.interactions.${i}.related_actions`),
+    );
+  }
   for (const [spec, definition] of Object.entries(scenario.behavior_specifications ?? {})) {
     const at = `behavior_specifications.${spec}`;
     each(definition.participant_refs, 'agents', `${at}.participant_refs`);

@@ -6,7 +6,7 @@ import {
   observationBoundaryAt,
   policyAt,
 } from '../../../domain/scenario';
-import { AFFORDANCE_ADDRESS, AGENT_ADDRESS, PORTAL_HTTP, POLICY_ADDRESS, Yaml, portalProbeWith } from './scenario-fixtures';
+import { AFFORDANCE_ADDRESS, AGENT_ADDRESS, PORTAL_HTTP, POLICY_ADDRESS, Yaml, pacingDisclosure, portalProbeWith, scheduleTemporalContract } from './scenario-fixtures';
 
 const compile = (text: string): CompiledScenario => {
   const result = loadScenario(text);
@@ -193,7 +193,8 @@ describe('shared-time bindings', () => {
   it('binds an action that declares temporal contracts', () => {
     const compiled = compile(
       portalProbeWith((doc) => {
-        doc.action_contracts['probe-customer-portal-login'].temporal_contracts = [{ clock_ref: 'exercise-clock' }];
+        doc.action_contracts['probe-customer-portal-login'].temporal_contracts = [scheduleTemporalContract()];
+        doc.action_contracts['probe-customer-portal-login'].backend_timing_disclosures = [pacingDisclosure()];
       }),
     );
     expect(compiled.sharedTimeBoundActions).toEqual([PROBE]);

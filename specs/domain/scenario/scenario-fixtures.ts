@@ -31,3 +31,23 @@ export const AFFORDANCE_ADDRESS = 'participant.behavior-specification.participan
 export const PORTAL_HTTP = 'provision.node.customer-portal.service.http';
 export const AGENT_ADDRESS = 'participant.behavior.participant-agent';
 export const POLICY_ADDRESS = 'participant.autonomous-execution.participant-behavior';
+
+/** A temporal contract RAES 3.3 accepts on an action contract, with the timing disclosure it needs. */
+export const scheduleTemporalContract = (): Yaml => ({
+  temporal_id: 'probe-schedule',
+  temporal_kind: 'schedule',
+  time_domain: 'scenario_time',
+  clock_authority: 'exercise-clock',
+  event_points: ['submit'],
+  description: 'The probe is submitted within its window.',
+  window_ref: 'probe-window',
+  ordering_basis: 'scenario tick order',
+  backend_disclosure_refs: ['probe-pacing'],
+});
+export const pacingDisclosure = (): Yaml => ({
+  disclosure_id: 'probe-pacing',
+  disclosure_kind: 'pacing',
+  support_mode: 'exact',
+  description: 'The backend submits the probe at the scheduled tick.',
+  affected_temporal_ids: ['probe-schedule'],
+});

@@ -117,6 +117,15 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: 'observation_boundaries.participant-view.view_rules.5.information_ref',
     message: /classifies "content\.unlisted", which the boundary does not list/,
   },
+  'scenario.action-contract-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.action_contracts['probe-customer-portal-login'].backend_failure_mappings = [
+        { backend_error_code: 'portal.locked', failure_class: 'authority_denied', diagnostic: 'the portal locked the account' },
+      ];
+    }),
+    address: 'action_contracts.probe-customer-portal-login.backend_failure_mappings.0.failure_class',
+    message: /maps to failure class authority_denied, which action contract "probe-customer-portal-login" does not declare .*add it to action_contracts\.probe-customer-portal-login\.failure_classes/,
+  },
   'time.model-invalid': {
     text: portalProbeWith((doc) => {
       doc.time_progression_policies['second-progression'] = { ...doc.time_progression_policies['exercise-stepping'] };
