@@ -16,6 +16,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.content-incomplete',
   'scenario.view-rule-unclassified',
   'scenario.action-contract-invalid',
+  'scenario.observation-boundary-invalid',
   // the shared time model
   'time.model-invalid',
   // tool affordances (docs/rules.md, authoring)

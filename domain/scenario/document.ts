@@ -318,27 +318,31 @@ export const ActionContractCodec = strictObject(
   },
 );
 
+/** A view rule's evidence refs: RAES refuses a blank entry, not a repeat. */
+const ViewEvidenceRefs = nonBlankList('a list of non-blank refs');
+
 export const ViewRuleCodec = strictObject(
   'ViewRule',
   {
-    information_ref: t.string,
+    information_ref: NonBlankString,
     boundary_class: oneOf(BOUNDARY_CLASSES),
     disposition: oneOf(VIEW_DISPOSITIONS),
-    visibility_basis: t.string,
+    visibility_basis: NonBlankString,
   },
   {
-    evidence_refs: Names,
-    disclosure_rule: orNull(t.string),
-    effective_from: orNull(t.string),
-    realized_backend_disclosure: orNull(t.string),
-    certainty: orNull(t.string),
-    latency_profile: orNull(t.string),
+    evidence_refs: ViewEvidenceRefs,
+    disclosure_rule: OptionalText,
+    effective_from: OptionalText,
+    realized_backend_disclosure: OptionalText,
+    certainty: OptionalText,
+    latency_profile: OptionalText,
   },
 );
+export type ViewRuleDocument = t.TypeOf<typeof ViewRuleCodec>;
 
 export const ObservationBoundaryCodec = strictObject(
   'ObservationBoundary',
-  { projection_basis: t.string, redaction_policy: t.string, latency_profile: t.string },
+  { projection_basis: NonBlankString, redaction_policy: NonBlankString, latency_profile: NonBlankString },
   {
     observable_refs: Names,
     hidden_refs: Names,
@@ -346,7 +350,7 @@ export const ObservationBoundaryCodec = strictObject(
     observer_effects: Strings,
     view_rules: t.array(ViewRuleCodec),
     view_transitions: UnknownList,
-    realized_view_disclosure: orNull(t.string),
+    realized_view_disclosure: OptionalText,
   },
 );
 

@@ -6,6 +6,7 @@ import { ScenarioDocument } from './document';
 import { loadScenarioSource } from './load';
 import { checkActionContracts } from './validate-action-contracts';
 import { checkAffordances } from './validate-affordances';
+import { checkObservationBoundaries } from './validate-observation-boundaries';
 import { checkPolicies } from './validate-policies';
 import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
 import { checkSpecificationTerms } from './validate-specifications';
@@ -38,6 +39,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkReferences(scenario),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
+    ...checkObservationBoundaries(scenario),
     ...checkActionContracts(scenario, authoredNumbers),
     ...checkTimeModel(scenario),
     ...checkSpecificationTerms(scenario),

@@ -117,6 +117,13 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: 'observation_boundaries.participant-view.view_rules.5.information_ref',
     message: /classifies "content\.unlisted", which the boundary does not list/,
   },
+  'scenario.observation-boundary-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.observation_boundaries['participant-view'].view_rules[0].disposition = 'disclosed';
+    }),
+    address: 'observation_boundaries.participant-view.view_rules.0',
+    message: /a disclosed view rule needs a disclosure_rule/,
+  },
   'scenario.action-contract-invalid': {
     text: portalProbeWith((doc) => {
       doc.action_contracts['probe-customer-portal-login'].backend_failure_mappings = [
@@ -364,7 +371,11 @@ describe('more rules', () => {
       const view = doc.observation_boundaries['participant-view'];
       view.observable_refs = ['content.task-brief'];
       view.evidence_refs.push(AFFORDANCE_REF);
-      view.view_rules.find((rule: Yaml) => rule.information_ref === AFFORDANCE_REF).disposition = 'evidence_only';
+      // An evidence_only view rule names the evidence that carries it, as RAES requires.
+      Object.assign(
+        view.view_rules.find((rule: Yaml) => rule.information_ref === AFFORDANCE_REF),
+        { disposition: 'evidence_only', evidence_refs: ['content.participant-observation'] },
+      );
     });
     expect(loadScenario(text).diagnostics).toEqual([]);
   });
