@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isAddressSegment } from '../addresses';
-import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, authoredInteger } from './authored-values';
+import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, authoredInteger, authoredIntegerValue } from './authored-values';
 import {
   LIMITS,
   LooseObject,
@@ -48,6 +48,8 @@ import {
   TIME_EPOCHS,
   TIMING_DISCLOSURE_KINDS,
   VIEW_DISPOSITIONS,
+  VIEW_HISTORY_EVENT_TYPES,
+  VIEW_TRANSITION_KINDS,
   normalizedEnumValue,
 } from './raes-vocabulary';
 
@@ -318,7 +320,7 @@ export const ActionContractCodec = strictObject(
   },
 );
 
-/** A view rule's evidence refs: RAES refuses a blank entry, not a repeat. */
+/** A view rule's or transition's evidence refs: RAES refuses a blank entry, not a repeat. */
 const ViewEvidenceRefs = nonBlankList('a list of non-blank refs');
 
 export const ViewRuleCodec = strictObject(
@@ -340,6 +342,45 @@ export const ViewRuleCodec = strictObject(
 );
 export type ViewRuleDocument = t.TypeOf<typeof ViewRuleCodec>;
 
+/**
+ * A transition's `effective_order`: a Python int from 0 up, of any size, read as pydantic reads an int
+ * (true, 3.0 and " 3 " included); decoded exactly, since RAES compares orders only with each other.
+ */
+const isEffectiveOrder = (u: unknown): u is bigint => typeof u === 'bigint' && u >= 0n;
+const EffectiveOrderCodec = new t.Type<bigint, bigint, unknown>(
+  'an integer >= 0',
+  isEffectiveOrder,
+  (u, context) => {
+    const value = authoredIntegerValue(u);
+    return value !== undefined && value >= 0n ? t.success(value) : t.failure(u, context);
+  },
+  t.identity,
+);
+
+export const ViewTransitionCodec = strictObject(
+  'ViewTransition',
+  {
+    transition_id: NonBlankString,
+    transition_kind: oneOf(VIEW_TRANSITION_KINDS),
+    information_ref: NonBlankString,
+    trigger: NonBlankString,
+    effective_from: NonBlankString,
+    effective_order: EffectiveOrderCodec,
+    history_event_type: oneOf(VIEW_HISTORY_EVENT_TYPES),
+    from_disposition: oneOf(VIEW_DISPOSITIONS),
+    to_disposition: oneOf(VIEW_DISPOSITIONS),
+    certainty: NonBlankString,
+    latency_profile: NonBlankString,
+  },
+  {
+    action_instance_id: OptionalText,
+    disclosure_rule: OptionalText,
+    evidence_refs: ViewEvidenceRefs,
+    realized_backend_disclosure: OptionalText,
+  },
+);
+export type ViewTransitionDocument = t.TypeOf<typeof ViewTransitionCodec>;
+
 export const ObservationBoundaryCodec = strictObject(
   'ObservationBoundary',
   { projection_basis: NonBlankString, redaction_policy: NonBlankString, latency_profile: NonBlankString },
@@ -349,7 +390,7 @@ export const ObservationBoundaryCodec = strictObject(
     evidence_refs: Names,
     observer_effects: Strings,
     view_rules: t.array(ViewRuleCodec),
-    view_transitions: UnknownList,
+    view_transitions: t.array(ViewTransitionCodec),
     realized_view_disclosure: OptionalText,
   },
 );

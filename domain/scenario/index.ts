@@ -39,7 +39,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkReferences(scenario),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
-    ...checkObservationBoundaries(scenario),
+    ...checkObservationBoundaries(scenario, authoredNumbers),
     ...checkActionContracts(scenario, authoredNumbers),
     ...checkTimeModel(scenario),
     ...checkSpecificationTerms(scenario),

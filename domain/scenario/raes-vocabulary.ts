@@ -91,6 +91,8 @@ export const VIEW_DISPOSITIONS = [
   'concealed',
   'deceptive',
 ] as const;
+export const VIEW_TRANSITION_KINDS = ['discovery', 'inference', 'concealment', 'disclosure', 'revocation', 'deception'] as const;
+export const VIEW_HISTORY_EVENT_TYPES = ['action_attempted', 'state_transition_recorded', 'observation_emitted', 'episode_close'] as const;
 
 export const TIME_DOMAIN_KINDS = ['wall_clock', 'monotonic', 'simulated', 'logical', 'external'] as const;
 export const TIME_EPOCHS = ['unix', 'scenario_start', 'run_start', 'unanchored', 'external'] as const;

@@ -214,9 +214,9 @@ export const checkContent = (scenario: ScenarioDocument): Diagnostic[] => {
 };
 
 /**
- * A boundary's view rules classify only what the boundary lists (RAES's view-rule binding): each
- * `information_ref` is one of its observable, hidden or evidence refs, each rule evidence ref one of its
- * evidence refs.
+ * A boundary's view rules and view transitions classify only what the boundary lists (RAES's view-rule and
+ * view-transition binding): each `information_ref` is one of its observable, hidden or evidence refs, each
+ * evidence ref of a rule or transition one of its evidence refs.
  */
 export const checkViewRules = (scenario: ScenarioDocument): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
@@ -238,6 +238,26 @@ export const checkViewRules = (scenario: ScenarioDocument): Diagnostic[] => {
         if (!evidence.has(ref)) {
           diagnostics.push(
             error('scenario.view-rule-unclassified', `${at}.evidence_refs`, `view rule ${i} of boundary "${name}" cites evidence "${ref}", which is not in the boundary's evidence_refs: add it there.`),
+          );
+        }
+      }
+    });
+    (boundary.view_transitions ?? []).forEach((transition, i) => {
+      const at = `observation_boundaries.${name}.view_transitions.${i}`;
+      const id = transition.transition_id;
+      if (!declared.has(transition.information_ref)) {
+        diagnostics.push(
+          error(
+            'scenario.view-rule-unclassified',
+            `${at}.information_ref`,
+            `view transition "${id}" of boundary "${name}" changes the view of "${transition.information_ref}", which the boundary does not list: add it to its observable_refs, hidden_refs or evidence_refs.`,
+          ),
+        );
+      }
+      for (const ref of transition.evidence_refs ?? []) {
+        if (!evidence.has(ref)) {
+          diagnostics.push(
+            error('scenario.view-rule-unclassified', `${at}.evidence_refs`, `view transition "${id}" of boundary "${name}" cites evidence "${ref}", which is not in the boundary's evidence_refs: add it there.`),
           );
         }
       }
