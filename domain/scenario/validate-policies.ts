@@ -1,4 +1,5 @@
 import { autonomousPolicyAddress } from '../addresses';
+import { isBlank } from './decoding';
 import { Diagnostic, DiagnosticCode, error, warning } from './diagnostics';
 import {
   AutonomousExecutionDocument,
@@ -232,7 +233,7 @@ const checkEvaluation = ({ spec, policy, scenario, participants, at, specName, r
     receipt_authority_refs: authority.receipt_authority_refs ?? [],
   };
   for (const [field, values] of Object.entries(refs)) {
-    if (values.some((v) => v.trim() === '') || new Set(values).size !== values.length) {
+    if (values.some(isBlank) || new Set(values).size !== values.length) {
       report('participant.autonomous-execution-evaluation-invalid', `${at}.evaluation_authority.${field} must list distinct, non-blank refs.`);
     }
   }

@@ -471,3 +471,20 @@ describe('more rules', () => {
     }
   });
 });
+
+describe("evaluation authority refs, blank as Python's strip() reads them", () => {
+  const BLANK_REFS = 'behavior_specifications.participant-behavior.autonomous_execution.evaluation_authority.objective_refs must list distinct, non-blank refs.';
+  const refusals = (refs: string[]) =>
+    loadScenario(
+      portalProbeWith((doc) => {
+        policy(doc).evaluation_authority = { mode: 'declared', objective_refs: refs };
+      }),
+    )
+      .diagnostics.filter((d) => d.code === 'participant.autonomous-execution-evaluation-invalid')
+      .map((d) => ({ address: d.address, message: d.message }));
+
+  it('refuses a ref of U+0085 (white space to Python), and takes one of U+FEFF (not white space to Python), as RAES does', () => {
+    expect(refusals(['\u0085'])).toEqual([{ address: POLICY_ADDRESS, message: BLANK_REFS }]);
+    expect(refusals(['\ufeff'])).toEqual([]);
+  });
+});
