@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = [
   'participant.tool-affordance-tool-unresolved',
   // behavior specifications
   'participant.behavior-specification-term-ungoverned',
+  'scenario.behavior-specification-invalid',
   // autonomous policies
   'participant.autonomous-execution-incomplete',
   'participant.autonomous-execution-outside-specification',

@@ -50,6 +50,8 @@ import {
   VIEW_DISPOSITIONS,
   VIEW_HISTORY_EVENT_TYPES,
   VIEW_TRANSITION_KINDS,
+  canonicalFieldKey,
+  holdsNames,
   normalizedEnumValue,
 } from './raes-vocabulary';
 
@@ -594,6 +596,58 @@ export const ToolAffordanceCodec = strictObject(
   },
 );
 
+/** RAES's governed extension key (_BEHAVIOR_SPEC_EXTENSION_KEY_RE), matched whole. */
+const EXTENSION_KEY = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * A value of free shape whose mapping keys RAES reads as fields (an extension's value): every key is
+ * written as RAES spells a field (lowercase, `_` not `-`), except the keys of a field that holds names
+ * (`holdsNames`), whose own values are read as fields again. RAES's YAML preflight refuses any other
+ * spelling (sdl.noncanonical_field).
+ */
+const FieldKeyedValueCodec = new t.Type<unknown, unknown, unknown>(
+  'a value whose keys are lowercase, with "_" rather than "-"',
+  (u): u is unknown => true,
+  (u, context) => {
+    const errors: t.Errors = [];
+    // Depth first, in document order: each entry's key is checked when the entry is taken.
+    type Entry = { readonly value: unknown; readonly names: boolean; readonly at: t.Context; readonly fieldKey?: string };
+    const pending: Entry[] = [{ value: u, names: false, at: context }];
+    while (pending.length > 0) {
+      const { value, names, at, fieldKey } = pending.pop() as Entry;
+      if (fieldKey !== undefined && canonicalFieldKey(fieldKey) !== fieldKey) {
+        const canonical = canonicalFieldKey(fieldKey);
+        errors.push({ value: fieldKey, context: at, message: `the key "${fieldKey}" is not spelled as RAES spells a field: write "${canonical}" (lowercase, "_" for "-").` });
+      }
+      const children: Entry[] = [];
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => children.push({ value: item, names, at: [...at, { key: String(i), type: t.unknown, actual: item }] }));
+      } else if (typeof value === 'object' && value !== null) {
+        for (const [key, item] of Object.entries(value)) {
+          const here = [...at, { key, type: t.unknown, actual: item }];
+          children.push({ value: item, names: !names && holdsNames(canonicalFieldKey(key), item), at: here, ...(names ? {} : { fieldKey: key }) });
+        }
+      }
+      pending.push(...children.reverse());
+    }
+    return errors.length > 0 ? t.failures(errors) : t.success(u);
+  },
+  t.identity,
+);
+
+/**
+ * A behavior specification's extensions (BehaviorSpecificationExtensionValue by key): every YAML value
+ * RAES SDL admits is a string, number, true/false, null, list or mapping of them, so the keys are what
+ * is checked: each extension's own key, and the field keys inside its value. Whether the specification
+ * allows extensions at all is checked with it (checkSpecifications).
+ */
+const ExtensionsCodec = namedMapOf(
+  FieldKeyedValueCodec,
+  'extensions by key',
+  (key) => EXTENSION_KEY.test(key),
+  'a governed extension key x-<owner>:<term>: lowercase letters and digits, in words joined by "-", as in x-acme:probe-depth',
+);
+
 export const BehaviorSpecificationCodec = strictObject(
   'BehaviorSpecification',
   { semantic_version: t.string },
@@ -615,8 +669,9 @@ export const BehaviorSpecificationCodec = strictObject(
     evidence_contract_refs: SpecificationRefs,
     tool_affordances: namedMap(ToolAffordanceCodec, 'tool affordances by name'),
     extension_policy: oneOf(['closed', 'governed-extension'] as const),
+    extensions: ExtensionsCodec,
   },
-  ['mixed_control', 'participant_inject_deliveries', 'extensions'],
+  ['mixed_control', 'participant_inject_deliveries'],
 );
 
 const section = <C extends t.Mixed>(codec: C, what: string) => namedMap(codec, `${what} by name`);

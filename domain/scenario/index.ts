@@ -9,7 +9,7 @@ import { checkAffordances } from './validate-affordances';
 import { checkObservationBoundaries } from './validate-observation-boundaries';
 import { checkPolicies } from './validate-policies';
 import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
-import { checkSpecificationTerms } from './validate-specifications';
+import { checkSpecificationTerms, checkSpecifications } from './validate-specifications';
 import { checkTimeModel } from './validate-time';
 
 export * from './compiled';
@@ -43,6 +43,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkActionContracts(scenario, authoredNumbers),
     ...checkTimeModel(scenario),
     ...checkSpecificationTerms(scenario),
+    ...checkSpecifications(scenario),
     ...checkAffordances(scenario),
     ...checkPolicies(scenario),
   ]);

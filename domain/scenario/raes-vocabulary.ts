@@ -208,3 +208,34 @@ export const isGovernedTerm = (terms: ReadonlyArray<string>, value: string): boo
 
 /** RAES matches enum values without regard to case and with `-` for `_` (its normalize_enum_value). */
 export const normalizedEnumValue = (value: string): string => value.toLowerCase().replace(/-/g, '_');
+
+/** Sections whose keys are authored names, not fields, when they are mappings (raes/_mapping_scopes.py, HASHMAP_SECTIONS). */
+export const NAME_KEYED_SECTIONS: ReadonlySet<string> = new Set([
+  'nodes', 'infrastructure', 'features', 'conditions', 'propositions', 'assertions', 'vulnerabilities', 'entities',
+  'injects', 'events', 'scripts', 'stories', 'content', 'generated_artifacts', 'persistent_volumes', 'accounts',
+  'identity_domains', 'identity_forests', 'identity_facades', 'deployment_tenants', 'deployment_cells', 'relationships',
+  'agents', 'action_contracts', 'observation_boundaries', 'outcome_interpretation_rules', 'behavior_specifications',
+  'evidence_requirements', 'time_domains', 'clocks', 'time_domain_mappings', 'time_progression_policies',
+  'temporal_constraints', 'objectives', 'workflows', 'variables', 'variation_points',
+]);
+
+/** Fields whose keys are always authored names (raes/_mapping_scopes.py, NESTED_HASHMAP_FIELDS). */
+export const NAME_KEYED_FIELDS: ReadonlySet<string> = new Set([
+  'features', 'conditions', 'injects', 'roles', 'log_options', 'labels', 'driver_options', 'ipam_options', 'facts',
+  'entities', 'events', 'steps', 'extensions', 'interactive_access', 'controller_states', 'transitions', 'alternatives',
+  'members', 'fixed_positions', 'tool_affordances', 'participant_inject_deliveries', 'owners', 'dimensions',
+]);
+
+/** A field key as RAES spells it (normalize_field_key): lowercase, `_` for `-`. */
+export const canonicalFieldKey = (key: string): string => key.toLowerCase().replace(/-/g, '_');
+
+/**
+ * Whether the keys of `value`, written under the field `key`, are authored names rather than fields
+ * (is_literal_map_field): RAES holds field keys, not names, to their canonical spelling.
+ */
+export const holdsNames = (key: string, value: unknown): boolean => {
+  if (NAME_KEYED_FIELDS.has(key)) return true;
+  const mapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (NAME_KEYED_SECTIONS.has(key)) return mapping;
+  return key === 'properties' && Array.isArray(value);
+};

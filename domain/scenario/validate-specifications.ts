@@ -51,3 +51,26 @@ export const checkSpecificationTerms = (scenario: ScenarioDocument): Diagnostic[
   }
   return diagnostics;
 };
+
+/**
+ * The rules RAES 3.3's ParticipantBehaviorSpecification checks beyond each field's shape
+ * (raes/participant_behavior_specification.py, _validate_aggregate_shape): a specification whose
+ * extension_policy is closed has no extensions.
+ */
+export const checkSpecifications = (scenario: ScenarioDocument): Diagnostic[] => {
+  const diagnostics: Diagnostic[] = [];
+  for (const [specName, spec] of Object.entries(scenario.behavior_specifications ?? {})) {
+    const at = `behavior_specifications.${specName}`;
+    const extensions = Object.keys(spec.extensions ?? {});
+    if (spec.extension_policy === 'closed' && extensions.length > 0) {
+      diagnostics.push(
+        error(
+          'scenario.behavior-specification-invalid',
+          `${at}.extensions`,
+          `${at} declares extension_policy closed, which allows no extensions, yet lists ${extensions.join(', ')}: remove ${at}.extensions, or set extension_policy to governed-extension.`,
+        ),
+      );
+    }
+  }
+  return diagnostics;
+};

@@ -133,6 +133,14 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: 'action_contracts.probe-customer-portal-login.backend_failure_mappings.0.failure_class',
     message: /maps to failure class authority_denied, which action contract "probe-customer-portal-login" does not declare .*add it to action_contracts\.probe-customer-portal-login\.failure_classes/,
   },
+  'scenario.behavior-specification-invalid': {
+    text: portalProbeWith((doc) => {
+      spec(doc).extension_policy = 'closed';
+      spec(doc).extensions = { 'x-acme:probe-depth': 2 };
+    }),
+    address: 'behavior_specifications.participant-behavior.extensions',
+    message: /declares extension_policy closed, which allows no extensions, yet lists x-acme:probe-depth/,
+  },
   'time.model-invalid': {
     text: portalProbeWith((doc) => {
       doc.time_progression_policies['second-progression'] = { ...doc.time_progression_policies['exercise-stepping'] };
