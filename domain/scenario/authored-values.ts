@@ -48,6 +48,16 @@ export const authoredInteger = (min: number, max: number, name = `an integer fro
   );
 };
 
+/** YAML 1.2 core integer spellings: their digits are exact where a number beyond 2^53 - 1 read from them is not. */
+const INTEGER_SOURCE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+
+/**
+ * An integer exactly as RAES reads it (Python integers of any size): `decoded` unless `source`, how the
+ * number was written (the loader's authoredNumbers), is an integer whose digits say more exactly.
+ */
+export const exactAuthoredInteger = (decoded: bigint, source: string | undefined): bigint =>
+  source !== undefined && INTEGER_SOURCE.test(source) ? BigInt(source.replace(/^\+/, '')) : decoded;
+
 /** pydantic's float strings once their `_` are taken out: digits with an optional point and exponent, or a word. */
 const FLOAT_TEXT = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const FLOAT_WORD = /^[+-]?(?:inf|infinity|nan)$/i;

@@ -3,7 +3,6 @@ import { isAddressSegment } from '../addresses';
 import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, authoredInteger, authoredIntegerValue } from './authored-values';
 import {
   LIMITS,
-  LooseObject,
   NonBlankString,
   NonEmptyString,
   distinctList,
@@ -37,6 +36,10 @@ import {
   PRECONDITION_CLASSES,
   REPLAY_BEHAVIORS,
   RESET_BEHAVIORS,
+  RESOURCE_ACCOUNTING_MODES,
+  RESOURCE_KINDS,
+  RESOURCE_OWNER_KINDS,
+  RESOURCE_RESET_MODES,
   ROLES,
   SYNCHRONIZATION_MODES,
   TEMPORAL_CONTRACT_KINDS,
@@ -550,10 +553,90 @@ export const AutonomousExecutionV2Codec = strictObject(
   activityOptional,
 );
 
+/** RAES's portable identifier (1 to 64 of a-z, 0-9, "_", "-", starting with a letter or digit), where it types a field so. */
+const PORTABLE_IDENTIFIER_RULE = 'a portable identifier: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
+const PortableIdentifierCodec = t.refinement(t.string, isAddressSegment, PORTABLE_IDENTIFIER_RULE);
+
+/** A mapping of `min` to `max` entries named by portable identifiers (RAES's dict[PortableIdentifier, ...] with its length bounds). */
+const identifiedMap = <C extends t.Mixed>(codec: C, what: string, min: number, max: number) =>
+  t.refinement(
+    namedMapOf(codec, what, isAddressSegment, PORTABLE_IDENTIFIER_RULE),
+    (m) => Object.keys(m).length >= min && Object.keys(m).length <= max,
+    `a mapping of ${min} to ${max} ${what}`,
+  );
+
+/** RAES's bound on a resource budget's limit and reservation. */
+export const MAX_RESOURCE_AMOUNT = 10n ** 18n;
+/**
+ * A resource budget's limit or reservation: an integer from 1 to 10^18, read as pydantic reads an int,
+ * decoded exactly where it was written as a string. A number written beyond 2^53 - 1 is read again
+ * exactly from how it was written where the budget is checked (validate-resource-budgets).
+ */
+const isResourceAmount = (u: unknown): u is bigint => typeof u === 'bigint' && u >= 1n && u <= MAX_RESOURCE_AMOUNT;
+const ResourceAmountCodec = new t.Type<bigint, bigint, unknown>(
+  `an integer from 1 to ${MAX_RESOURCE_AMOUNT}`,
+  isResourceAmount,
+  (u, context) => {
+    const value = authoredIntegerValue(u);
+    return value !== undefined && isResourceAmount(value) ? t.success(value) : t.failure(u, context);
+  },
+  t.identity,
+);
+
+export const ResourceOwnerCodec = strictObject('ResourceOwner', { kind: oneOf(RESOURCE_OWNER_KINDS), ref: NonEmptyString }, {});
+
+export const ResourceFairnessCodec = strictObject(
+  'ResourceFairness',
+  {
+    policy: NonEmptyString,
+    priority_class: NonEmptyString,
+    weight: authoredInteger(1, 1_000_000),
+    protected: AuthoredBoolean,
+    borrowing: NonEmptyString,
+    reclaim: NonEmptyString,
+    max_queue_ticks: authoredInteger(0, LIMITS.activityTicks),
+    starvation_bound_ticks: authoredInteger(1, LIMITS.activityTicks),
+  },
+  {},
+);
+
+export const ResourceBudgetDimensionCodec = strictObject(
+  'ResourceBudgetDimension',
+  {
+    owner_ref: PortableIdentifierCodec,
+    pool_ref: NonEmptyString,
+    resource_kind: oneOf(RESOURCE_KINDS),
+    unit: NonEmptyString,
+    accounting_mode: oneOf(RESOURCE_ACCOUNTING_MODES),
+    meter_profile_ref: NonEmptyString,
+    limit: ResourceAmountCodec,
+    reservation: ResourceAmountCodec,
+    reset: oneOf(RESOURCE_RESET_MODES),
+  },
+  {
+    window_ticks: orNull(authoredInteger(1, LIMITS.activityTicks)),
+    parent_budget_ref: orNull(PortableIdentifierCodec),
+    evidence_refs: uniqueNames('a list of at most 1024 distinct, non-blank refs', { max: 1024 }),
+  },
+);
+export type ResourceBudgetDimensionDocument = t.TypeOf<typeof ResourceBudgetDimensionCodec>;
+
+export const ResourceBudgetCodec = strictObject(
+  'ResourceBudget',
+  {
+    policy_id: PortableIdentifierCodec,
+    owners: identifiedMap(ResourceOwnerCodec, 'resource owners', 1, 1024),
+    fairness: ResourceFairnessCodec,
+    dimensions: identifiedMap(ResourceBudgetDimensionCodec, 'resource budget dimensions', 1, 4096),
+  },
+  {},
+);
+export type ResourceBudgetDocument = t.TypeOf<typeof ResourceBudgetCodec>;
+
 /** Profile v3: v2 plus a multi-resource budget. Recognised, not scheduled. */
 export const AutonomousExecutionV3Codec = strictObject(
   'AutonomousExecutionV3',
-  { ...activityFields, profile: t.literal(PROFILE_V3), resource_budget: LooseObject },
+  { ...activityFields, profile: t.literal(PROFILE_V3), resource_budget: ResourceBudgetCodec },
   activityOptional,
 );
 

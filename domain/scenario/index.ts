@@ -45,7 +45,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkSpecificationTerms(scenario),
     ...checkSpecifications(scenario),
     ...checkAffordances(scenario),
-    ...checkPolicies(scenario),
+    ...checkPolicies(scenario, authoredNumbers),
   ]);
 
 export type ScenarioResult =

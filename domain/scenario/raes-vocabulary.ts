@@ -239,3 +239,29 @@ export const holdsNames = (key: string, value: unknown): boolean => {
   if (NAME_KEYED_SECTIONS.has(key)) return mapping;
   return key === 'properties' && Array.isArray(value);
 };
+
+/** A v3 policy's resource budget (raes/participant_resource_budgets.py). */
+export const RESOURCE_OWNER_KINDS = ['participant', 'deployment_tenant', 'shared_service', 'fleet'] as const;
+export const RESOURCE_KINDS = ['action_rate', 'concurrent_actions', 'storage_growth', 'inference_tokens', 'image_generations', 'accelerator'] as const;
+export const RESOURCE_ACCOUNTING_MODES = ['windowed_counter', 'cumulative_counter', 'reservable_gauge', 'growth_counter', 'lease'] as const;
+export const RESOURCE_RESET_MODES = ['episode', 'time_segment', 'run', 'reconciled'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+export type ResourceAccountingMode = (typeof RESOURCE_ACCOUNTING_MODES)[number];
+/** The unit each resource kind is counted in (_RESOURCE_UNITS). */
+export const RESOURCE_UNITS: Readonly<Record<ResourceKind, string>> = {
+  action_rate: 'actions',
+  concurrent_actions: 'actions',
+  storage_growth: 'bytes',
+  inference_tokens: 'tokens',
+  image_generations: 'images',
+  accelerator: 'accelerator_milliseconds',
+};
+/** The accounting modes each resource kind admits (_RESOURCE_ACCOUNTING). */
+export const RESOURCE_ACCOUNTING: Readonly<Record<ResourceKind, ReadonlyArray<ResourceAccountingMode>>> = {
+  action_rate: ['windowed_counter'],
+  concurrent_actions: ['reservable_gauge'],
+  storage_growth: ['growth_counter'],
+  inference_tokens: ['windowed_counter', 'cumulative_counter'],
+  image_generations: ['windowed_counter', 'cumulative_counter'],
+  accelerator: ['lease'],
+};

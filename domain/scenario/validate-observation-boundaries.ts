@@ -1,3 +1,4 @@
+import { exactAuthoredInteger } from './authored-values';
 import { Diagnostic, error } from './diagnostics';
 import { ObservationBoundaryDocument, ScenarioDocument, ViewRuleDocument, ViewTransitionDocument } from './document';
 
@@ -122,12 +123,9 @@ const checkProjectionRefs = (name: string, boundary: ObservationBoundaryDocument
   }
 };
 
-/** YAML 1.2 core integer spellings: their digits are exact where a number beyond 2^53 - 1 read from them is not. */
-const INTEGER_SOURCE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
-
 /** A transition's effective_order exactly as RAES reads it (Python integers of any size), from how it was written. */
 const exactOrder = (transition: ViewTransitionDocument, source: string | undefined): bigint =>
-  source !== undefined && INTEGER_SOURCE.test(source) ? BigInt(source.replace(/^\+/, '')) : transition.effective_order;
+  exactAuthoredInteger(transition.effective_order, source);
 
 const compareOrders = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -5,6 +5,7 @@ import {
   AutonomousExecutionDocument,
   BehaviorSpecificationDocument,
   PROFILE_V1,
+  PROFILE_V3,
   ScenarioDocument,
   TemporalConstraintDocument,
   isActivityPolicy,
@@ -12,6 +13,7 @@ import {
 import { specificationParticipants } from './participants';
 import { AUTONOMOUS_REQUIRED_FEATURES } from './raes-vocabulary';
 import { declares, resolveName } from './references';
+import { checkResourceBudget } from './validate-resource-budgets';
 
 /**
  * The autonomous-execution rules of RAES 3.3 (its participant-behavior analysis and policy models) and
@@ -26,6 +28,8 @@ interface PolicyContext {
   readonly scenario: ScenarioDocument;
   readonly participants: ReadonlyArray<string>;
   readonly at: string;
+  /** How the scenario wrote its numbers, by path (loadScenarioSource): a resource budget's amounts are read exactly from it. */
+  readonly authoredNumbers: ReadonlyMap<string, string>;
   readonly report: (code: DiagnosticCode, message: string, at?: string) => void;
 }
 
@@ -274,8 +278,8 @@ const checkEvaluation = ({ spec, policy, scenario, participants, at, specName, r
   }
 };
 
-/** RAES's model rules of an activity policy (v2, v3): a sound candidate graph and consistent counts. */
-const checkActivityModel = ({ policy, at, report }: PolicyContext): void => {
+/** RAES's model rules of an activity policy (v2, v3): a sound candidate graph and consistent counts; a v3 policy's resource budget. */
+const checkActivityModel = ({ spec, policy, at, authoredNumbers, report }: PolicyContext): void => {
   if (!isActivityPolicy(policy)) return;
   const candidates = policy.action_candidates;
   const names = new Set(Object.keys(candidates));
@@ -305,10 +309,11 @@ const checkActivityModel = ({ policy, at, report }: PolicyContext): void => {
   if (policy.timing.maximum_ticks < policy.timing.minimum_ticks) report('participant.autonomous-execution-activity-invalid', `${at}.timing.maximum_ticks is below minimum_ticks: raise it.`);
   if (policy.max_occurrences > policy.max_action_attempts) report('participant.autonomous-execution-activity-invalid', `${at}.max_occurrences exceeds max_action_attempts: lower it.`);
   if ((policy.max_burst_size ?? 1) > policy.max_occurrences) report('participant.autonomous-execution-activity-invalid', `${at}.max_burst_size exceeds max_occurrences: lower it.`);
+  if (policy.profile === PROFILE_V3) checkResourceBudget(policy.resource_budget, policy.max_in_flight ?? 1, spec.participant_refs ?? [], at, authoredNumbers, report);
 };
 
 /** Checks each autonomous policy, and that no participant is run by two policies. */
-export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
+export const checkPolicies = (scenario: ScenarioDocument, authoredNumbers: ReadonlyMap<string, string> = new Map()): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
   const owners = new Map<string, string>();
   for (const [specName, spec] of Object.entries(scenario.behavior_specifications ?? {})) {
@@ -322,6 +327,7 @@ export const checkPolicies = (scenario: ScenarioDocument): Diagnostic[] => {
       scenario,
       participants: specificationParticipants(spec, scenario),
       at: `behavior_specifications.${specName}.autonomous_execution`,
+      authoredNumbers,
       report: (code, message, at) => diagnostics.push(error(code, at ?? address, message)),
     };
     checkDeclaration(context);

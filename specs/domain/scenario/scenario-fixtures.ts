@@ -51,3 +51,71 @@ export const pacingDisclosure = (): Yaml => ({
   description: 'The backend submits the probe at the scheduled tick.',
   affected_temporal_ids: ['probe-schedule'],
 });
+
+/** A dimension of a resource budget, owned by the participant unless changed. */
+const budgetDimension = (kind: string, unit: string, mode: string, more: Yaml = {}): Yaml => ({
+  owner_ref: 'agent',
+  pool_ref: `pool-${kind}`,
+  resource_kind: kind,
+  unit,
+  accounting_mode: mode,
+  meter_profile_ref: 'meter',
+  limit: 10,
+  reservation: 1,
+  reset: 'episode',
+  ...more,
+});
+
+/** A resource budget RAES 3.3 accepts for a v3 policy with max_in_flight 1: every resource kind, one participant concurrency budget of 1. */
+export const resourceBudget = (): Yaml => ({
+  policy_id: 'probe-budget',
+  owners: { agent: { kind: 'participant', ref: 'participant-agent' } },
+  fairness: {
+    policy: 'weighted-fair',
+    priority_class: 'standard',
+    weight: 1,
+    protected: false,
+    borrowing: 'none',
+    reclaim: 'none',
+    max_queue_ticks: 0,
+    starvation_bound_ticks: 10,
+  },
+  dimensions: {
+    actions: budgetDimension('action_rate', 'actions', 'windowed_counter', { window_ticks: 10 }),
+    concurrency: budgetDimension('concurrent_actions', 'actions', 'reservable_gauge', { limit: 1 }),
+    storage: budgetDimension('storage_growth', 'bytes', 'growth_counter', { reset: 'reconciled' }),
+    tokens: budgetDimension('inference_tokens', 'tokens', 'cumulative_counter'),
+    images: budgetDimension('image_generations', 'images', 'cumulative_counter'),
+    accelerator: budgetDimension('accelerator', 'accelerator_milliseconds', 'lease'),
+  },
+});
+
+/** Turns the example's policy into an activity policy (v2, or v3 with `resourceBudget()`) on a work window. */
+export const activityPolicyOf = (doc: Yaml, profile: string): void => {
+  doc.temporal_constraints['work-window'] = {
+    constraint_kind: 'window',
+    clock_ref: 'exercise-clock',
+    subject_refs: ['participant-behavior'],
+    start: { tick: 0 },
+    end: { tick: 100 },
+    description: 'When the participant may work.',
+  };
+  doc.behavior_specifications[SPEC].autonomous_execution = {
+    profile,
+    participant_implementation_ref: 'participant-agent-runner',
+    clock_ref: 'exercise-clock',
+    progression_policy_ref: 'exercise-stepping',
+    work_window_refs: ['work-window'],
+    observation_boundary_ref: 'participant-view',
+    stochastic_control_ref: 'probe-activity',
+    selection_strategy: 'weighted',
+    timing: { minimum_ticks: 1, maximum_ticks: 3 },
+    outside_window_disposition: 'next_opening',
+    empty_eligible_disposition: 'complete',
+    action_candidates: { probe: { action_ref: 'probe-customer-portal-login', weight: 1 } },
+    max_occurrences: 3,
+    max_action_attempts: 3,
+    evaluation_authority: { mode: 'none' },
+    ...(profile.endsWith('/v3') ? { resource_budget: resourceBudget() } : {}),
+  };
+};

@@ -1,5 +1,5 @@
 import { DIAGNOSTIC_CODES, DiagnosticCode, loadScenario } from '../../../domain/scenario';
-import { AFFORDANCE_ADDRESS, AFFORDANCE_REF, POLICY_ADDRESS, Yaml, portalProbeWith } from './scenario-fixtures';
+import { AFFORDANCE_ADDRESS, AFFORDANCE_REF, POLICY_ADDRESS, Yaml, activityPolicyOf, portalProbeWith } from './scenario-fixtures';
 
 const spec = (doc: Yaml): Yaml => doc.behavior_specifications['participant-behavior'];
 const affordance = (doc: Yaml): Yaml => spec(doc).tool_affordances['portal-client'];
@@ -27,35 +27,7 @@ const viewRule = (ref: string, disposition: string) => ({
   disposition,
   visibility_basis: 'authored',
 });
-/** Turns the example's policy into an activity policy (v2 or v3) on a work window. */
-const activityPolicy = (doc: Yaml, profile: string): void => {
-  doc.temporal_constraints['work-window'] = {
-    constraint_kind: 'window',
-    clock_ref: 'exercise-clock',
-    subject_refs: ['participant-behavior'],
-    start: { tick: 0 },
-    end: { tick: 100 },
-    description: 'When the participant may work.',
-  };
-  spec(doc).autonomous_execution = {
-    profile,
-    participant_implementation_ref: 'participant-agent-runner',
-    clock_ref: 'exercise-clock',
-    progression_policy_ref: 'exercise-stepping',
-    work_window_refs: ['work-window'],
-    observation_boundary_ref: 'participant-view',
-    stochastic_control_ref: 'probe-activity',
-    selection_strategy: 'weighted',
-    timing: { minimum_ticks: 1, maximum_ticks: 3 },
-    outside_window_disposition: 'next_opening',
-    empty_eligible_disposition: 'complete',
-    action_candidates: { probe: { action_ref: 'probe-customer-portal-login', weight: 1 } },
-    max_occurrences: 3,
-    max_action_attempts: 3,
-    evaluation_authority: { mode: 'none' },
-    ...(profile.endsWith('/v3') ? { resource_budget: {} } : {}),
-  };
-};
+const activityPolicy = activityPolicyOf;
 
 /** One authoring mistake per scenario diagnostic code, each in the project's valid example. */
 const cases: Record<string, { readonly text: string; readonly address: string; readonly message: RegExp }> = {
