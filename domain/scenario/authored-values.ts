@@ -51,6 +51,9 @@ export const authoredInteger = (min: number, max: number, name = `an integer fro
 /** YAML 1.2 core integer spellings: their digits are exact where a number beyond 2^53 - 1 read from them is not. */
 const INTEGER_SOURCE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 
+/** Whether a number was written as an integer (YAML's core schema), not as a float such as 3.0 or 1e3. */
+export const isIntegerSource = (source: string): boolean => INTEGER_SOURCE.test(source);
+
 /**
  * An integer exactly as RAES reads it (Python integers of any size): `decoded` unless `source`, how the
  * number was written (the loader's authoredNumbers), is an integer whose digits say more exactly.

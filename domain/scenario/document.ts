@@ -30,8 +30,12 @@ import {
   EFFECT_CLASSES,
   FAILURE_CLASSES,
   INTERACTION_CLASSES,
+  INJECT_DELIVERY_KINDS,
   LIFECYCLE_STATES,
   MAPPING_KINDS,
+  MIXED_CONTROL_AUTHORITY_STATUSES,
+  MIXED_CONTROL_ORDER_STRATEGIES,
+  MIXED_CONTROL_TRANSITION_KINDS,
   NODE_TYPES,
   PRECONDITION_CLASSES,
   REPLAY_BEHAVIORS,
@@ -679,6 +683,140 @@ export const ToolAffordanceCodec = strictObject(
   },
 );
 
+/**
+ * A field RAES types StrictInt with a lower bound: a whole number from `min` up, of any size, decoded as
+ * a bigint. pydantic's strict int takes no true/false, no string and no float, so a number written 3.0
+ * or 1e3 (a float to RAES's YAML) is refused where the specification is checked, from how it was
+ * written (validate-specifications), which also reads a number beyond 2^53 - 1 exactly.
+ */
+const strictInteger = (min: bigint) =>
+  new t.Type<bigint, bigint, unknown>(
+    `an integer >= ${min}`,
+    (u): u is bigint => typeof u === 'bigint' && u >= min,
+    (u, context) => (typeof u === 'number' && Number.isInteger(u) && BigInt(u) >= min ? t.success(BigInt(u)) : t.failure(u, context)),
+    t.identity,
+  );
+const StrictOrder = strictInteger(0n);
+const StrictRevision = strictInteger(1n);
+
+/** A list RAES requires to be non-empty, with distinct, non-blank entries. */
+const RequiredRefs = uniqueNames('a non-empty list of distinct, non-blank refs', { nonEmpty: true });
+/** A list RAES requires to have distinct, non-blank entries. */
+const DistinctRefs = uniqueNames('a list of distinct, non-blank refs');
+
+export const MixedControlDispositionsCodec = strictObject(
+  'MixedControlDispositions',
+  {
+    duplicate: oneOf(['idempotent-if-equivalent'] as const),
+    stale: oneOf(['reject-no-state-change'] as const),
+    revoked: oneOf(['reject-no-state-change'] as const),
+    late: oneOf(['reject-no-state-change'] as const),
+    concurrent: oneOf(['order-then-revalidate'] as const),
+    conflict: oneOf(['reject-no-state-change'] as const),
+  },
+  {},
+);
+
+export const MixedControlControllerStateCodec = strictObject(
+  'MixedControlControllerState',
+  {
+    controller_ref: NonBlankString,
+    authority_basis_refs: RequiredRefs,
+    scope_refs: RequiredRefs,
+    policy_revision: NonBlankString,
+    valid_from_order: StrictOrder,
+    valid_until_order: StrictOrder,
+    authority_status: oneOf(MIXED_CONTROL_AUTHORITY_STATUSES),
+    evidence_refs: RequiredRefs,
+  },
+  {},
+);
+export type MixedControlControllerStateDocument = t.TypeOf<typeof MixedControlControllerStateCodec>;
+
+export const MixedControlTransitionCodec = strictObject(
+  'MixedControlTransition',
+  {
+    transition_kind: oneOf(MIXED_CONTROL_TRANSITION_KINDS),
+    from_state_ref: PortableIdentifierCodec,
+    to_state_ref: PortableIdentifierCodec,
+    policy_revision: NonBlankString,
+    expected_state_revision: StrictOrder,
+    resulting_state_revision: StrictRevision,
+    effective_order: StrictOrder,
+    valid_from_order: StrictOrder,
+    valid_until_order: StrictOrder,
+    evidence_refs: DistinctRefs,
+  },
+  {
+    proposal_ref: orNull(PortableIdentifierCodec),
+    proposal_revision: orNull(StrictRevision),
+    completion_evidence_refs: DistinctRefs,
+  },
+);
+export type MixedControlTransitionDocument = t.TypeOf<typeof MixedControlTransitionCodec>;
+
+export const MixedControlCodec = strictObject(
+  'MixedControl',
+  {
+    participant_ref: NonBlankString,
+    policy_revision: NonBlankString,
+    order_strategy: oneOf(MIXED_CONTROL_ORDER_STRATEGIES),
+    initial_state_ref: PortableIdentifierCodec,
+    dispositions: MixedControlDispositionsCodec,
+    controller_states: namedMapOf(MixedControlControllerStateCodec, 'controller states', isAddressSegment, PORTABLE_IDENTIFIER_RULE),
+    transitions: namedMapOf(MixedControlTransitionCodec, 'mixed-control transitions', isAddressSegment, PORTABLE_IDENTIFIER_RULE),
+  },
+  {},
+);
+export type MixedControlDocument = t.TypeOf<typeof MixedControlCodec>;
+
+export const InjectOccurrenceCodec = strictObject(
+  'InjectOccurrence',
+  { event_ref: NonEmptyString, script_ref: NonEmptyString, story_ref: NonEmptyString },
+  {},
+);
+
+export const InjectDeliveryPolicyCodec = strictObject(
+  'InjectDeliveryPolicy',
+  {
+    policy_ref: NonBlankString,
+    policy_revision: NonBlankString,
+    exposure_policy_ref: NonBlankString,
+    audience_scope_ref: NonBlankString,
+    visibility_basis_ref: NonBlankString,
+    disclosure_basis_ref: NonBlankString,
+  },
+  {},
+);
+
+export const InjectDeliveryCodec = strictObject(
+  'InjectDelivery',
+  {
+    participant_ref: NonBlankString,
+    inject_ref: NonBlankString,
+    occurrence: InjectOccurrenceCodec,
+    source_item_ref: NonBlankString,
+    result_item_ref: NonBlankString,
+    observation_boundary_ref: NonBlankString,
+    delivery_kind: oneOf(INJECT_DELIVERY_KINDS),
+    delivery_policy: InjectDeliveryPolicyCodec,
+    order_basis: oneOf(['orchestration-occurrence-and-shared-time'] as const),
+    temporal_constraint_refs: RequiredRefs,
+    evidence_requirement_refs: RequiredRefs,
+    failure_disposition: oneOf(['reject-no-delivery'] as const),
+  },
+  {
+    control_transition_ref: orNull(PortableIdentifierCodec),
+    controller_ref: orNull(NonEmptyString),
+    control_authority_scope_refs: DistinctRefs,
+    control_effective_order: orNull(StrictOrder),
+    control_valid_from_order: orNull(StrictOrder),
+    control_valid_until_order: orNull(StrictOrder),
+    control_evidence_refs: DistinctRefs,
+  },
+);
+export type InjectDeliveryDocument = t.TypeOf<typeof InjectDeliveryCodec>;
+
 /** RAES's governed extension key (_BEHAVIOR_SPEC_EXTENSION_KEY_RE), matched whole. */
 const EXTENSION_KEY = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -753,8 +891,9 @@ export const BehaviorSpecificationCodec = strictObject(
     tool_affordances: namedMap(ToolAffordanceCodec, 'tool affordances by name'),
     extension_policy: oneOf(['closed', 'governed-extension'] as const),
     extensions: ExtensionsCodec,
+    mixed_control: orNull(MixedControlCodec),
+    participant_inject_deliveries: namedMapOf(InjectDeliveryCodec, 'participant inject deliveries', isAddressSegment, PORTABLE_IDENTIFIER_RULE),
   },
-  ['mixed_control', 'participant_inject_deliveries'],
 );
 
 const section = <C extends t.Mixed>(codec: C, what: string) => namedMap(codec, `${what} by name`);

@@ -43,7 +43,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkActionContracts(scenario, authoredNumbers),
     ...checkTimeModel(scenario),
     ...checkSpecificationTerms(scenario),
-    ...checkSpecifications(scenario),
+    ...checkSpecifications(scenario, authoredNumbers),
     ...checkAffordances(scenario),
     ...checkPolicies(scenario, authoredNumbers),
   ]);

@@ -265,3 +265,20 @@ export const RESOURCE_ACCOUNTING: Readonly<Record<ResourceKind, ReadonlyArray<Re
   image_generations: ['windowed_counter', 'cumulative_counter'],
   accelerator: ['lease'],
 };
+
+/** A behavior specification's mixed_control (raes/participant_behavior_specification.py). */
+export const MIXED_CONTROL_ORDER_STRATEGIES = ['total-effective-order'] as const;
+export const MIXED_CONTROL_TRANSITION_KINDS = [
+  'proposal',
+  'approval',
+  'denial',
+  'external-direction',
+  'intervention',
+  'handoff',
+  'override',
+  'cancellation',
+] as const;
+export const MIXED_CONTROL_AUTHORITY_STATUSES = ['active', 'revoked'] as const;
+
+/** A behavior specification's participant_inject_deliveries (raes/participant_inject_delivery.py). */
+export const INJECT_DELIVERY_KINDS = ['disclosure', 'external-direction', 'intervention'] as const;
