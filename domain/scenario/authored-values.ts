@@ -112,3 +112,22 @@ export const AuthoredBoolean = new t.Type<boolean, boolean, unknown>(
   },
   t.identity,
 );
+
+/** A decimal digit of any script (Unicode Nd), as Python's `\d`, `str.isdigit` with `int` and `float` read it. */
+const DECIMAL_DIGIT = /\p{Nd}/u;
+
+/**
+ * A text of decimal digits of any script (and `.`, `-`) with each digit written in ASCII, as Python's
+ * `int()` and `float()` read them: a digit's value is its place in its run of ten (Unicode lays out
+ * every script's digits 0 to 9 in such runs).
+ */
+export const asciiDigits = (text: string): string =>
+  [...text]
+    .map((ch) => {
+      if (ch >= '0' && ch <= '9') return ch;
+      if (!DECIMAL_DIGIT.test(ch)) return ch;
+      let start = ch.codePointAt(0) as number;
+      while (start > 0 && DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+      return String(((ch.codePointAt(0) as number) - start) % 10);
+    })
+    .join('');

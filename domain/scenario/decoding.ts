@@ -120,7 +120,7 @@ export const LIMITS = {
 export const NonEmptyString = t.refinement(t.string, (s) => s.length > 0, 'NonEmptyString');
 
 /** Python's white space (`str.isspace`), which RAES's `value.strip()` removes. */
-const PYTHON_WHITE_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+export const PYTHON_WHITE_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const SURROUNDING_PYTHON_WHITE_SPACE = new RegExp(`^${PYTHON_WHITE_SPACE}+|${PYTHON_WHITE_SPACE}+$`, 'g');
 
 /** A text without its surrounding white space, as Python's `str.strip()` gives it. */

@@ -14,6 +14,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.reference-unresolved',
   'scenario.reference-ambiguous',
   'scenario.content-incomplete',
+  'scenario.node-invalid',
   'scenario.view-rule-unclassified',
   'scenario.action-contract-invalid',
   'scenario.observation-boundary-invalid',

@@ -1,10 +1,11 @@
 import * as t from 'io-ts';
 import { isAddressSegment } from '../addresses';
-import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, authoredInteger, authoredIntegerValue } from './authored-values';
+import { AuthoredBoolean, AuthoredNumber, MAX_EXACT_INTEGER, asciiDigits, authoredInteger, authoredIntegerValue } from './authored-values';
 import {
   LIMITS,
   NonBlankString,
   NonEmptyString,
+  PYTHON_WHITE_SPACE,
   distinctList,
   namedMap,
   namedMapOf,
@@ -12,6 +13,7 @@ import {
   normalizedOneOf,
   oneOf,
   orNull,
+  pythonStrip,
   strictObject,
   uniqueNames,
 } from './decoding';
@@ -28,6 +30,7 @@ import {
   CONSTRAINT_KINDS,
   CONTENT_TYPES,
   EFFECT_CLASSES,
+  ENDPOINT_PERSONAS,
   FAILURE_CLASSES,
   INTERACTION_CLASSES,
   INJECT_DELIVERY_KINDS,
@@ -108,26 +111,97 @@ export const ServiceCodec = strictObject(
   { name: t.string, protocol: t.string, description: t.string },
 );
 
+/** Python's white space, as `\s` reads it in RAES's patterns. */
+const WHITE = PYTHON_WHITE_SPACE;
+/** RAES's byte units (runtime_values._BYTE_UNITS), matched without regard to case. */
+const BYTE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1_000,
+  kib: 1_024,
+  mb: 1_000_000,
+  mib: 1_048_576,
+  gb: 1_000_000_000,
+  gib: 1_073_741_824,
+  tb: 1_000_000_000_000,
+  tib: 1_099_511_627_776,
+};
+const DIGITS_TEXT = /^\p{Nd}+$/u;
+const RAM_TEXT = new RegExp(`^${WHITE}*(\\p{Nd}+(?:\\.\\p{Nd}+)?)${WHITE}*(${Object.keys(BYTE_UNITS).join('|')})${WHITE}*$`, 'iu');
+const CPU_TEXT = /^-?\p{Nd}+$/u;
+
+/**
+ * A node's RAM as RAES reads it (runtime_values.parse_ram): a `${variable}` placeholder, a whole number
+ * of bytes from 1, or a text of digits, or of a number and a unit ("4 GiB", "512mb"), of at least one
+ * byte. A number written as a float (2.0) is refused where nodes are checked (validate-nodes).
+ */
+const ramBytes = (u: unknown): number | string | undefined => {
+  if (typeof u === 'string' && VARIABLE_REF.test(u)) return u;
+  if (typeof u === 'number') return Number.isInteger(u) && u >= 1 ? u : undefined;
+  if (typeof u !== 'string') return undefined;
+  const text = pythonStrip(u);
+  if (DIGITS_TEXT.test(text)) {
+    const bytes = Number(asciiDigits(text));
+    return bytes >= 1 ? bytes : undefined;
+  }
+  const match = RAM_TEXT.exec(text);
+  const unit = match?.[2]?.toLowerCase().replace(/\u212a/g, 'k');
+  const scale = unit === undefined ? undefined : BYTE_UNITS[unit];
+  if (match === null || scale === undefined) return undefined;
+  const bytes = Math.trunc(Number(asciiDigits(match[1] as string)) * scale);
+  return bytes >= 1 ? bytes : undefined;
+};
+const RamCodec = new t.Type<number | string, unknown, unknown>(
+  'a number of bytes from 1, or a size with a unit such as "4 GiB" (or a ${variable} placeholder)',
+  (u): u is number | string => ramBytes(u) !== undefined,
+  (u, context) => {
+    const bytes = ramBytes(u);
+    return bytes === undefined ? t.failure(u, context) : t.success(bytes);
+  },
+  t.identity,
+);
+
+/** A node's CPU count as RAES reads it (parse_int_or_var, minimum 1): a whole number, a text of one, or a placeholder. */
+const cpuCount = (u: unknown): number | string | undefined => {
+  if (typeof u === 'string' && VARIABLE_REF.test(u)) return u;
+  if (typeof u === 'number') return Number.isInteger(u) && u >= 1 ? u : undefined;
+  if (typeof u !== 'string') return undefined;
+  const text = pythonStrip(u);
+  if (!CPU_TEXT.test(text)) return undefined;
+  const count = Number(asciiDigits(text));
+  return count >= 1 ? count : undefined;
+};
+const CpuCodec = new t.Type<number | string, unknown, unknown>(
+  'an integer from 1 (or a ${variable} placeholder)',
+  (u): u is number | string => cpuCount(u) !== undefined,
+  (u, context) => {
+    const count = cpuCount(u);
+    return count === undefined ? t.failure(u, context) : t.success(count);
+  },
+  t.identity,
+);
+
+export const ResourcesCodec = strictObject('Resources', { ram: RamCodec, cpu: CpuCodec }, {});
+
+/** A node's endpoint persona (parse_enum_or_var over EndpointPersona): matched as RAES matches enums, or a placeholder. */
+const PersonaCodec = new t.Type<string, unknown, unknown>(
+  `one of ${ENDPOINT_PERSONAS.join(', ')} (or a \${variable} placeholder)`,
+  (u): u is string => typeof u === 'string',
+  (u, context) => {
+    if (typeof u !== 'string') return t.failure(u, context);
+    if (VARIABLE_REF.test(u)) return t.success(u);
+    const persona = normalizedEnumValue(u);
+    return (ENDPOINT_PERSONAS as ReadonlyArray<string>).includes(persona) ? t.success(persona) : t.failure(u, context);
+  },
+  t.identity,
+);
+
 export const NodeCodec = strictObject(
   'Node',
   { type: normalizedOneOf(NODE_TYPES, normalizedEnumValue) },
-  { services: t.array(ServiceCodec) },
-  [
-    'description',
-    'source',
-    'resources',
-    'os',
-    'os_version',
-    'features',
-    'conditions',
-    'injects',
-    'vulnerabilities',
-    'roles',
-    'asset_value',
-    'endpoint_persona',
-    'runtime',
-  ],
+  { services: t.array(ServiceCodec), resources: orNull(ResourcesCodec), endpoint_persona: orNull(PersonaCodec) },
+  ['description', 'source', 'os', 'os_version', 'features', 'conditions', 'injects', 'vulnerabilities', 'roles', 'asset_value', 'runtime'],
 );
+export type NodeDocument = t.TypeOf<typeof NodeCodec>;
 
 export const RoleCodec = normalizedOneOf(ROLES, normalizedEnumValue);
 export type Role = t.TypeOf<typeof RoleCodec>;

@@ -6,6 +6,7 @@ import { ScenarioDocument } from './document';
 import { loadScenarioSource } from './load';
 import { checkActionContracts } from './validate-action-contracts';
 import { checkAffordances } from './validate-affordances';
+import { checkNodes } from './validate-nodes';
 import { checkObservationBoundaries } from './validate-observation-boundaries';
 import { checkPolicies } from './validate-policies';
 import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
@@ -37,6 +38,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
   dedupe([
     ...checkNames(scenario),
     ...checkReferences(scenario),
+    ...checkNodes(scenario, authoredNumbers),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
     ...checkObservationBoundaries(scenario, authoredNumbers),

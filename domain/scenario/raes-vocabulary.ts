@@ -5,6 +5,8 @@
 
 export const ROLES = ['white', 'green', 'red', 'blue'] as const;
 export const NODE_TYPES = ['vm', 'switch'] as const;
+/** A VM's scenario function (raes/deployment_tenancy.py, EndpointPersona). */
+export const ENDPOINT_PERSONAS = ['workforce', 'engineering', 'privileged_admin', 'participant', 'service', 'carrier'] as const;
 export const CONTENT_TYPES = ['file', 'dataset', 'directory'] as const;
 
 export const LIFECYCLE_STATES = ['draft', 'active', 'deprecated'] as const;

@@ -82,6 +82,13 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: 'content.participant-observation',
     message: /dataset content "participant-observation" has neither a source nor items/,
   },
+  'scenario.node-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.nodes['core-switch'] = { type: 'switch', services: [{ name: 'ssh', port: 22 }] };
+    }),
+    address: 'nodes.core-switch',
+    message: /switch node "core-switch" has services, which only a VM has/,
+  },
   'scenario.view-rule-unclassified': {
     text: portalProbeWith((doc) => {
       doc.observation_boundaries['participant-view'].view_rules.push(viewRule('content.unlisted', 'hidden'));
