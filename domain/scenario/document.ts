@@ -42,6 +42,7 @@ import {
   NODE_TYPES,
   PRECONDITION_CLASSES,
   REPLAY_BEHAVIORS,
+  SEARCH_INDEX_FIELD_SEMANTICS,
   RESET_BEHAVIORS,
   RESOURCE_ACCOUNTING_MODES,
   RESOURCE_KINDS,
@@ -213,6 +214,75 @@ export const EntityCodec = strictObject(
   ['name', 'description', 'mission', 'categories', 'vulnerabilities', 'facts', 'events'],
 );
 
+/** A service materialization's ref lists: distinct and non-blank, and non-empty where RAES requires it. */
+const MaterializationRefs = uniqueNames('a list of distinct, non-blank refs');
+const RequiredMaterializationRefs = uniqueNames('a non-empty list of distinct, non-blank refs', { nonEmpty: true });
+const materializationFields = {
+  target_service_ref: NonEmptyString,
+  readback_assertion_refs: RequiredMaterializationRefs,
+  evidence_requirement_refs: RequiredMaterializationRefs,
+  observation_boundary_refs: RequiredMaterializationRefs,
+};
+const materializationOptional = {
+  profile_version: t.literal('1'),
+  shared_service_relationship_ref: t.string,
+  ordering_content_refs: MaterializationRefs,
+};
+
+export const ServiceContentMaterializationCodec = strictObject(
+  'ServiceMaterialization',
+  {
+    ...materializationFields,
+    requirements: strictObject(
+      'ServiceMaterializationRequirements',
+      {},
+      { operation: t.literal('ensure-owned-items'), conflict_policy: t.literal('reject-unowned-collision'), readback: t.literal('canonical-content-digest') },
+    ),
+  },
+  { ...materializationOptional, interface_profile: t.literal('service-content') },
+);
+
+export const SEARCH_INDEX_PROFILE = 'service-search-index-schema';
+export const SearchIndexMaterializationCodec = strictObject(
+  'ServiceSearchIndexSchemaMaterialization',
+  {
+    ...materializationFields,
+    interface_profile: t.literal(SEARCH_INDEX_PROFILE),
+    requirements: strictObject(
+      'ServiceSearchIndexSchemaRequirements',
+      {
+        field_semantics: t.refinement(
+          namedMapOf(oneOf(SEARCH_INDEX_FIELD_SEMANTICS), 'field semantics', isAddressSegment, 'a portable identifier: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit'),
+          (m) => Object.keys(m).length > 0,
+          'a mapping of at least one field semantic',
+        ),
+      },
+      {
+        operation: t.literal('ensure-search-index-field-schema'),
+        conflict_policy: t.literal('reject-unowned-collision'),
+        readback: t.literal('canonical-portable-field-schema-digest'),
+      },
+    ),
+  },
+  materializationOptional,
+);
+
+type ServiceMaterialization = t.TypeOf<typeof ServiceContentMaterializationCodec> | t.TypeOf<typeof SearchIndexMaterializationCodec>;
+const MATERIALIZATION_PROFILES = ['service-content', SEARCH_INDEX_PROFILE] as const;
+/** Content's service_materialization, by its interface_profile (service-content when absent, as RAES defaults it). */
+export const ServiceMaterializationCodec = new t.Type<ServiceMaterialization, unknown, unknown>(
+  'a mapping (ServiceMaterialization)',
+  (u): u is ServiceMaterialization => ServiceContentMaterializationCodec.is(u) || SearchIndexMaterializationCodec.is(u),
+  (u, context) => {
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, context);
+    const profile = (u as { interface_profile?: unknown }).interface_profile ?? 'service-content';
+    if (profile === 'service-content') return ServiceContentMaterializationCodec.validate(u, context);
+    if (profile === SEARCH_INDEX_PROFILE) return SearchIndexMaterializationCodec.validate(u, context);
+    return t.failure(profile, [...context, { key: 'interface_profile', type: oneOf(MATERIALIZATION_PROFILES), actual: profile }]);
+  },
+  t.identity,
+);
+
 export const ContentCodec = strictObject(
   'Content',
   { type: normalizedOneOf(CONTENT_TYPES, normalizedEnumValue) },
@@ -222,7 +292,7 @@ export const ContentCodec = strictObject(
     destination: t.string,
     source: t.unknown,
     items: t.array(strictObject('ContentItem', { name: t.string }, {}, ['display_name', 'tags', 'description'])),
-    service_materialization: t.unknown,
+    service_materialization: orNull(ServiceMaterializationCodec),
   },
   ['description', 'text', 'format', 'sensitive', 'tags'],
 );

@@ -8,6 +8,8 @@ export const NODE_TYPES = ['vm', 'switch'] as const;
 /** A VM's scenario function (raes/deployment_tenancy.py, EndpointPersona). */
 export const ENDPOINT_PERSONAS = ['workforce', 'engineering', 'privileged_admin', 'participant', 'service', 'carrier'] as const;
 export const CONTENT_TYPES = ['file', 'dataset', 'directory'] as const;
+/** How a search index treats a field (raes/content.py, SearchIndexFieldSemantic). */
+export const SEARCH_INDEX_FIELD_SEMANTICS = ['exact-token', 'full-text', 'integer', 'temporal', 'boolean'] as const;
 
 export const LIFECYCLE_STATES = ['draft', 'active', 'deprecated'] as const;
 export const BEHAVIORAL_GRANULARITIES = ['atomic', 'procedure', 'aggregate'] as const;

@@ -1,7 +1,7 @@
 import { isAddressSegment } from '../addresses';
 import { buildDeclarationIndex } from './declarations';
 import { Diagnostic, error } from './diagnostics';
-import { ScenarioDocument } from './document';
+import { SEARCH_INDEX_PROFILE, ScenarioDocument } from './document';
 import { declares } from './references';
 
 const SEGMENT_RULE = 'use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
@@ -196,7 +196,20 @@ export const checkContent = (scenario: ScenarioDocument): Diagnostic[] => {
     if (target === '') missing('target', `content "${name}" has no target node`);
     if (content.type === 'file' && (content.path ?? '') === '') missing('path', `file content "${name}" has no path`);
     if (content.type === 'directory' && (content.destination ?? '') === '') missing('destination', `directory content "${name}" has no destination`);
-    if (content.type === 'dataset' && content.service_materialization === undefined && content.source == null && (content.items ?? []).length === 0) {
+    const hasSource = content.source !== undefined && content.source !== null;
+    const hasItems = (content.items ?? []).length > 0;
+    // A search-index schema is the one dataset without a source or items (Content._validate_search_index_schema_content).
+    const searchIndexSchema = content.service_materialization?.interface_profile === SEARCH_INDEX_PROFILE;
+    if (searchIndexSchema && content.type !== 'dataset') {
+      diagnostics.push(
+        error('scenario.content-incomplete', `${at}.service_materialization`, `content "${name}" materializes a search-index schema, which only dataset content does: make it a dataset, or use interface_profile service-content.`),
+      );
+    } else if (searchIndexSchema && (hasSource || hasItems)) {
+      diagnostics.push(
+        error('scenario.content-incomplete', `${at}.service_materialization`, `content "${name}" materializes a search-index schema, which carries no source or items: remove ${at}.${hasSource ? 'source' : 'items'}.`),
+      );
+    }
+    if (content.type === 'dataset' && !searchIndexSchema && !hasSource && !hasItems) {
       diagnostics.push(
         error('scenario.content-incomplete', at, `dataset content "${name}" has neither a source nor items: set ${at}.source or list at least one entry in ${at}.items.`),
       );
