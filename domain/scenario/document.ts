@@ -181,6 +181,19 @@ const CpuCodec = new t.Type<number | string, unknown, unknown>(
   t.identity,
 );
 
+/**
+ * A node's or content's source (raes/_source.py, Source): a text, which RAES expands to that name at
+ * version "*", or a mapping with a name and a version. Its `build` and `artifact_requirement` are
+ * accepted without looking inside (docs/decisions.md, "The SDL is RAES 3.3's").
+ */
+const SourceMappingCodec = strictObject('Source', { name: t.string }, { version: t.string }, ['build', 'artifact_requirement']);
+export const SourceCodec = new t.Type<string | t.TypeOf<typeof SourceMappingCodec>, unknown, unknown>(
+  'a name, or a mapping (Source) with a name and a version',
+  (u): u is string | t.TypeOf<typeof SourceMappingCodec> => typeof u === 'string' || SourceMappingCodec.is(u),
+  (u, context) => (typeof u === 'string' ? t.success(u) : typeof u === 'object' && u !== null && !Array.isArray(u) ? SourceMappingCodec.validate(u, context) : t.failure(u, context)),
+  t.identity,
+);
+
 export const ResourcesCodec = strictObject('Resources', { ram: RamCodec, cpu: CpuCodec }, {});
 
 /** A node's endpoint persona (parse_enum_or_var over EndpointPersona): matched as RAES matches enums, or a placeholder. */
@@ -199,8 +212,8 @@ const PersonaCodec = new t.Type<string, unknown, unknown>(
 export const NodeCodec = strictObject(
   'Node',
   { type: normalizedOneOf(NODE_TYPES, normalizedEnumValue) },
-  { services: t.array(ServiceCodec), resources: orNull(ResourcesCodec), endpoint_persona: orNull(PersonaCodec) },
-  ['description', 'source', 'os', 'os_version', 'features', 'conditions', 'injects', 'vulnerabilities', 'roles', 'asset_value', 'runtime'],
+  { services: t.array(ServiceCodec), resources: orNull(ResourcesCodec), endpoint_persona: orNull(PersonaCodec), source: orNull(SourceCodec) },
+  ['description', 'os', 'os_version', 'features', 'conditions', 'injects', 'vulnerabilities', 'roles', 'asset_value', 'runtime'],
 );
 export type NodeDocument = t.TypeOf<typeof NodeCodec>;
 
@@ -290,7 +303,7 @@ export const ContentCodec = strictObject(
     target: t.string,
     path: t.string,
     destination: t.string,
-    source: t.unknown,
+    source: orNull(SourceCodec),
     items: t.array(strictObject('ContentItem', { name: t.string }, {}, ['display_name', 'tags', 'description'])),
     service_materialization: orNull(ServiceMaterializationCodec),
   },
