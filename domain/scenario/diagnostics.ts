@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = [
   'scenario.reference-ambiguous',
   'scenario.content-incomplete',
   'scenario.node-invalid',
+  'scenario.source-invalid',
   'scenario.view-rule-unclassified',
   'scenario.action-contract-invalid',
   'scenario.observation-boundary-invalid',

@@ -10,6 +10,7 @@ import {
   namedMap,
   namedMapOf,
   nonBlankList,
+  nonEmptyArray,
   normalizedOneOf,
   oneOf,
   orNull,
@@ -181,12 +182,92 @@ const CpuCodec = new t.Type<number | string, unknown, unknown>(
   t.identity,
 );
 
+/** RAES's governed extension syntax x-<owner>:<term> (_BEHAVIOR_SPEC_EXTENSION_KEY_RE, _EXTENSION_MECHANISM_PATTERN), matched whole. */
+const EXTENSION_KEY = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A text of `min` to `max` characters (counted as Python counts them), matching `pattern` when given. */
+const boundedText = (min: number, max: number, pattern?: RegExp, what?: string) =>
+  t.refinement(
+    t.string,
+    (s) => {
+      const length = [...s].length;
+      return length >= min && length <= max && (pattern === undefined || pattern.test(s));
+    },
+    what ?? `a text of ${min} to ${max} characters`,
+  );
+/** RAES's artifact identifiers (_PORTABLE_IDENTIFIER_PATTERN in raes/_source.py). */
+const ARTIFACT_ID = /^[a-zA-Z0-9][a-zA-Z0-9._:/@+-]*$/;
+const artifactId = (max: number) => boundedText(1, max, ARTIFACT_ID, `an identifier of 1 to ${max} characters: a letter or digit, then letters, digits or . _ : / @ + -`);
+const Digest = boundedText(0, Number.MAX_SAFE_INTEGER, /^sha256:[a-f0-9]{64}$/, 'a digest sha256:<64 lowercase hex digits>');
+const ArtifactRef = boundedText(1, 1024);
+
+export const ArtifactIdentityCodec = strictObject(
+  'ArtifactIdentity',
+  { artifact_id: artifactId(256), version: boundedText(1, 256), digest: Digest, media_type: boundedText(1, 256) },
+  {},
+);
+
+/** A mechanism RAES admits: one of its portable mechanisms or a governed extension x-<authority>:<term>. */
+const ARTIFACT_MECHANISMS = ['exact-artifact', 'backend-owned-artifact', 'published-candidate', 'dynamic-composition', 'materialization-specification'];
+const MechanismCodec = boundedText(
+  1,
+  128,
+  undefined,
+  `one of ${ARTIFACT_MECHANISMS.join(', ')}, or an extension x-<authority>:<term>`,
+);
+export const ArtifactMechanismProfileCodec = strictObject(
+  'ArtifactMechanismProfile',
+  { mechanism: t.refinement(MechanismCodec, (m) => ARTIFACT_MECHANISMS.includes(m) || EXTENSION_KEY.test(m), MechanismCodec.name), profile: artifactId(256), version: boundedText(1, 128), digest: Digest },
+  {},
+);
+
+export const ArtifactRequirementCodec = strictObject(
+  'ArtifactRequirement',
+  {
+    requirement_id: artifactId(256),
+    explicitness: oneOf(['exact', 'constrained', 'open'] as const),
+    permitted_routes: nonEmptyArray(
+      strictObject(
+        'ArtifactSatisfactionRoute',
+        {
+          mechanism: ArtifactMechanismProfileCodec,
+          acquisition: oneOf(['pull', 'copy', 'import', 'local-lookup', 'none'] as const),
+          timing: oneOf(['publication', 'pack-ingestion', 'backend-preparation', 'realization'] as const),
+        },
+        {},
+      ),
+      'a non-empty list of permitted routes',
+    ),
+  },
+  {
+    exact_artifact: orNull(ArtifactIdentityCodec),
+    constraints: t.array(
+      strictObject('ArtifactConstraint', { constraint_id: artifactId(256), kind: artifactId(128), allowed_values: nonEmptyArray(boundedText(1, 1024), 'a non-empty list of texts of 1 to 1024 characters') }, {}),
+    ),
+    candidates: t.array(strictObject('ArtifactCandidate', { candidate_id: artifactId(256), artifact: ArtifactIdentityCodec }, {})),
+    locked_inputs: t.array(
+      strictObject('ArtifactLockedInput', { input_id: artifactId(256), artifact: ArtifactIdentityCodec, associated_artifact_manifest_ref: ArtifactRef, trust_policy_ref: ArtifactRef }, {}),
+    ),
+    materialization_specifications: t.array(
+      strictObject(
+        'ArtifactMaterializationSpecification',
+        { specification_id: artifactId(256), profile: ArtifactMechanismProfileCodec, digest: Digest },
+        { locked_input_ids: t.array(artifactId(256)) },
+      ),
+    ),
+    trust_policy_refs: t.array(ArtifactRef),
+    associated_artifact_manifest_refs: t.array(ArtifactRef),
+  },
+);
+export type ArtifactRequirementDocument = t.TypeOf<typeof ArtifactRequirementCodec>;
+
 /**
  * A node's or content's source (raes/_source.py, Source): a text, which RAES expands to that name at
- * version "*", or a mapping with a name and a version. Its `build` and `artifact_requirement` are
- * accepted without looking inside (docs/decisions.md, "The SDL is RAES 3.3's").
+ * version "*", or a mapping with a name, a version and an artifact requirement. Its `build` is accepted
+ * without looking inside (docs/decisions.md, "The SDL is RAES 3.3's").
  */
-const SourceMappingCodec = strictObject('Source', { name: t.string }, { version: t.string }, ['build', 'artifact_requirement']);
+const SourceMappingCodec = strictObject('Source', { name: t.string }, { version: t.string, artifact_requirement: orNull(ArtifactRequirementCodec) }, ['build']);
+export type SourceDocument = string | t.TypeOf<typeof SourceMappingCodec>;
 export const SourceCodec = new t.Type<string | t.TypeOf<typeof SourceMappingCodec>, unknown, unknown>(
   'a name, or a mapping (Source) with a name and a version',
   (u): u is string | t.TypeOf<typeof SourceMappingCodec> => typeof u === 'string' || SourceMappingCodec.is(u),
@@ -974,8 +1055,6 @@ export const InjectDeliveryCodec = strictObject(
 );
 export type InjectDeliveryDocument = t.TypeOf<typeof InjectDeliveryCodec>;
 
-/** RAES's governed extension key (_BEHAVIOR_SPEC_EXTENSION_KEY_RE), matched whole. */
-const EXTENSION_KEY = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * A value of free shape whose mapping keys RAES reads as fields (an extension's value): every key is

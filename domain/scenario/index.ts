@@ -10,6 +10,7 @@ import { checkNodes } from './validate-nodes';
 import { checkObservationBoundaries } from './validate-observation-boundaries';
 import { checkPolicies } from './validate-policies';
 import { checkContent, checkNames, checkReferences, checkViewRules } from './validate-references';
+import { checkSources } from './validate-sources';
 import { checkSpecificationTerms, checkSpecifications } from './validate-specifications';
 import { checkTimeModel } from './validate-time';
 
@@ -39,6 +40,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkNames(scenario),
     ...checkReferences(scenario),
     ...checkNodes(scenario, authoredNumbers),
+    ...checkSources(scenario),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
     ...checkObservationBoundaries(scenario, authoredNumbers),

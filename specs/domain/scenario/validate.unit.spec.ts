@@ -89,6 +89,16 @@ const cases: Record<string, { readonly text: string; readonly address: string; r
     address: 'nodes.core-switch',
     message: /switch node "core-switch" has services, which only a VM has/,
   },
+  'scenario.source-invalid': {
+    text: portalProbeWith((doc) => {
+      doc.nodes['red-workbench'].source = {
+        name: 'ubuntu',
+        artifact_requirement: { requirement_id: 'base-image', explicitness: 'exact', permitted_routes: [{ mechanism: { mechanism: 'exact-artifact', profile: 'raes/exact', version: '1', digest: `sha256:${'a'.repeat(64)}` }, acquisition: 'pull', timing: 'realization' }] },
+      };
+    }),
+    address: 'nodes.red-workbench.source.artifact_requirement',
+    message: /an exact artifact requirement names its one immutable artifact/,
+  },
   'scenario.view-rule-unclassified': {
     text: portalProbeWith((doc) => {
       doc.observation_boundaries['participant-view'].view_rules.push(viewRule('content.unlisted', 'hidden'));
