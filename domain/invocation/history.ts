@@ -105,23 +105,29 @@ const nextDigest = (previous: string, actionInstanceId: string, result: ActionRe
  * invocation was active; for a tool action's, that the engine admitted the action (its affordance,
  * boundary, targets, offer and limits). It is scoped to the result.
  */
-const withVerifiedPrecondition = (result: ActionResult, preconditionId: string): ActionResult =>
-  result.preconditions !== undefined && result.preconditions.length > 0
-    ? result
-    : {
-        ...result,
-        preconditions: [
-          {
-            precondition_id: preconditionId,
-            precondition_class: 'realization',
-            status: 'satisfied',
-            participant_address: result.participant_address,
-            episode_id: result.episode_id,
-            action_contract_address: result.action_contract_address,
-            observation_point: result.observation_point,
-          },
-        ],
-      };
+const withVerifiedPrecondition = (result: ActionResult, preconditionId: string): ActionResult => {
+  if (result.preconditions !== undefined && result.preconditions.length > 0) return result;
+  // Copied member by member, not spread: spread copies of these results cost an audit of 1M events
+  // about 90 MB more peak RSS and a quarter more time (their garbage reached the old generation).
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(result)) copy[key] = result[key as keyof ActionResult];
+  copy.preconditions = verifiedPreconditions(result, preconditionId);
+  return copy as ActionResult;
+};
+
+type ResultScope = Pick<ActionResult, 'participant_address' | 'episode_id' | 'action_contract_address' | 'observation_point'>;
+
+const verifiedPreconditions = (scope: ResultScope, preconditionId: string): NonNullable<ActionResult['preconditions']> => [
+  {
+    precondition_id: preconditionId,
+    precondition_class: 'realization',
+    status: 'satisfied',
+    participant_address: scope.participant_address,
+    episode_id: scope.episode_id,
+    action_contract_address: scope.action_contract_address,
+    observation_point: scope.observation_point,
+  },
+];
 
 /** The precondition the engine itself checked before it accepted the outer result: the invocation was active. */
 export const INVOCATION_ACTIVE_PRECONDITION_ID = 'invocation-active';
@@ -145,16 +151,7 @@ const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): A
   const settlement = action.settlement;
   if (settlement.kind === 'completed') return withVerifiedPrecondition(settlement.actionResult, TOOL_ACTION_ADMITTED_PRECONDITION_ID);
   const indeterminate = settlement.kind === 'indeterminate';
-  const result: {
-    status: ActionResult['status'];
-    participant_address: string;
-    episode_id: string;
-    action_instance_id: string;
-    action_contract_address: string;
-    observation_point: string;
-    failure_class: ActionResult['failure_class'];
-    diagnostics?: readonly string[];
-  } = {
+  const result: Writable<ActionResult> = {
     status: indeterminate ? 'unknown' : 'withheld',
     participant_address: state.portValues.participant_address,
     episode_id: state.portValues.episode_id,
@@ -163,9 +160,10 @@ const toolActionResult = (state: OpenedInvocation, action: SettledToolAction): A
     observation_point: state.portValues.observation_point,
     failure_class: indeterminate ? 'unknown' : WITHHELD_FAILURE_CLASS,
   };
+  result.preconditions = verifiedPreconditions(result, TOOL_ACTION_ADMITTED_PRECONDITION_ID);
   const reason = settlement.reason;
   if (reason.length > 0) result.diagnostics = [reason];
-  return withVerifiedPrecondition(result, TOOL_ACTION_ADMITTED_PRECONDITION_ID);
+  return result;
 };
 
 const evidenceDetails = (result: ActionResult): BehaviorHistoryEvent['details'] =>
