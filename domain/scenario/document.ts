@@ -6,6 +6,7 @@ import {
   NonBlankString,
   NonEmptyString,
   PYTHON_WHITE_SPACE,
+  isBlank,
   distinctList,
   namedMap,
   namedMapOf,
@@ -261,12 +262,141 @@ export const ArtifactRequirementCodec = strictObject(
 );
 export type ArtifactRequirementDocument = t.TypeOf<typeof ArtifactRequirementCodec>;
 
+/** An enum RAES reads with parse_enum_or_var: matched as RAES matches enums (case, "-" for "_"), or a placeholder. */
+const enumOrVariable = (values: ReadonlyArray<string>) =>
+  new t.Type<string, unknown, unknown>(
+    `one of ${values.join(', ')} (or a \${variable} placeholder)`,
+    (u): u is string => typeof u === 'string',
+    (u, context) => {
+      if (typeof u !== 'string') return t.failure(u, context);
+      if (VARIABLE_REF.test(u)) return t.success(u);
+      const value = normalizedEnumValue(u);
+      return values.includes(value) ? t.success(value) : t.failure(u, context);
+    },
+    t.identity,
+  );
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
+/** true or false as RAES's parse_bool_or_var reads it (also the words true/false, 1/0, yes/no, on/off), or a placeholder. */
+const BooleanOrVariable = new t.Type<boolean | string, unknown, unknown>(
+  'true or false (or a ${variable} placeholder)',
+  (u): u is boolean | string => typeof u === 'boolean' || typeof u === 'string',
+  (u, context) => {
+    if (typeof u === 'boolean') return t.success(u);
+    if (typeof u !== 'string') return t.failure(u, context);
+    if (VARIABLE_REF.test(u)) return t.success(u);
+    const word = BOOLEAN_WORDS[pythonStrip(u).toLowerCase()];
+    return word === undefined ? t.failure(u, context) : t.success(word);
+  },
+  t.identity,
+);
+/** A whole number from 0 as RAES's parse_int_or_var reads it: a number, a text of digits, or a placeholder; a float is refused where sources are checked. */
+const CountOrVariable = new t.Type<number | string, unknown, unknown>(
+  'an integer >= 0 (or a ${variable} placeholder)',
+  (u): u is number | string => typeof u === 'number' || typeof u === 'string',
+  (u, context) => {
+    if (typeof u === 'number') return Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, context);
+    if (typeof u !== 'string') return t.failure(u, context);
+    if (VARIABLE_REF.test(u)) return t.success(u);
+    const text = pythonStrip(u);
+    return CPU_TEXT.test(text) && Number(asciiDigits(text)) >= 0 ? t.success(Number(asciiDigits(text))) : t.failure(u, context);
+  },
+  t.identity,
+);
+/** An absolute path (starting with "/") or a placeholder (absolute_path_or_var); `orEmpty` also takes "" where RAES skips the check. */
+const absolutePath = (orEmpty: boolean) =>
+  t.refinement(t.string, (s) => (orEmpty && s === '') || VARIABLE_REF.test(s) || s.startsWith('/'), `an absolute path${orEmpty ? ' or ""' : ''} (or a \${variable} placeholder)`);
+/** A list of texts, or one text standing for a list of it, or null for none (coerce_string_list). */
+const TextList = new t.Type<string[], unknown, unknown>(
+  'a list of strings, or one string',
+  (u): u is string[] => Array.isArray(u) && u.every((x) => typeof x === 'string'),
+  (u, context) => {
+    if (u === null) return t.success([]);
+    if (typeof u === 'string') return t.success([u]);
+    return Array.isArray(u) && u.every((x) => typeof x === 'string') ? t.success(u as string[]) : t.failure(u, context);
+  },
+  t.identity,
+);
+/** An environment or build argument name: non-blank, without "=". */
+const VariableName = t.refinement(t.string, (s) => !isBlank(s) && !s.includes('='), 'a non-blank name without "="');
+const VALUE_CLASSIFICATIONS = ['plain', 'redacted', 'secret_fixture', 'operator_secret', 'unknown', 'other'];
+const namedValue = (name: string) =>
+  strictObject(name, { name: VariableName }, { value: t.string, value_classification: enumOrVariable(VALUE_CLASSIFICATIONS), description: t.string });
+export type ImageNamedValueDocument = t.TypeOf<ReturnType<typeof namedValue>>;
+
+export const ImageBuildCodec = strictObject(
+  'ContainerImageBuildProvenance',
+  {},
+  {
+    base_image: t.string,
+    base_image_digest: t.string,
+    dockerfile_path: t.string,
+    instructions: t.array(
+      strictObject(
+        'DockerfileInstruction',
+        {
+          instruction: enumOrVariable(['from', 'arg', 'env', 'run', 'copy', 'add', 'workdir', 'entrypoint', 'cmd', 'healthcheck', 'label', 'expose', 'user', 'volume', 'shell', 'stopsignal', 'onbuild', 'maintainer', 'other']),
+        },
+        { arguments: TextList, description: t.string },
+      ),
+    ),
+    layers: t.array(
+      strictObject('ImageLayer', {}, { digest: t.string, created_by: t.string, size: orNull(CountOrVariable), empty: orNull(BooleanOrVariable), description: t.string }),
+    ),
+    build_args: t.array(namedValue('ImageBuildArg')),
+    copied_sources: t.array(
+      strictObject('ImageCopiedSource', { source_path: NonBlankString, destination_path: absolutePath(false) }, { from_stage: t.string, description: t.string }),
+    ),
+    config: orNull(
+      strictObject(
+        'ImageConfig',
+        {},
+        {
+          entrypoint: TextList,
+          command: TextList,
+          working_directory: absolutePath(true),
+          exposed_ports: TextList,
+          labels: t.record(t.string, t.string),
+          default_environment: t.array(namedValue('ImageEnvironmentDefault')),
+          description: t.string,
+        },
+      ),
+    ),
+    source_inputs: t.array(
+      strictObject(
+        'ImageSourceInput',
+        { identifier: NonBlankString },
+        { source_path: t.string, destination_path: absolutePath(true), checksum: t.string, checksum_algorithm: t.string, description: t.string },
+      ),
+    ),
+    attestation: orNull(
+      strictObject(
+        'ImageAttestation',
+        {},
+        {
+          status: enumOrVariable(['present', 'absent', 'unknown']),
+          verification: enumOrVariable(['verified', 'failed', 'unverified', 'not_applicable', 'unknown']),
+          attestation_type: enumOrVariable(['oci', 'in_toto', 'slsa', 'other', 'none', 'unknown']),
+          predicate_type: t.string,
+          evidence_reference: t.string,
+          description: t.string,
+        },
+      ),
+    ),
+    description: t.string,
+  },
+);
+export type ImageBuildDocument = t.TypeOf<typeof ImageBuildCodec>;
+
 /**
  * A node's or content's source (raes/_source.py, Source): a text, which RAES expands to that name at
- * version "*", or a mapping with a name, a version and an artifact requirement. Its `build` is accepted
- * without looking inside (docs/decisions.md, "The SDL is RAES 3.3's").
+ * version "*", or a mapping with a name, a version, a build (raes/image_provenance.py) and an artifact
+ * requirement.
  */
-const SourceMappingCodec = strictObject('Source', { name: t.string }, { version: t.string, artifact_requirement: orNull(ArtifactRequirementCodec) }, ['build']);
+const SourceMappingCodec = strictObject(
+  'Source',
+  { name: t.string },
+  { version: t.string, build: orNull(ImageBuildCodec), artifact_requirement: orNull(ArtifactRequirementCodec) },
+);
 export type SourceDocument = string | t.TypeOf<typeof SourceMappingCodec>;
 export const SourceCodec = new t.Type<string | t.TypeOf<typeof SourceMappingCodec>, unknown, unknown>(
   'a name, or a mapping (Source) with a name and a version',

@@ -40,7 +40,7 @@ export const validateScenario = (scenario: ScenarioDocument, authoredNumbers: Re
     ...checkNames(scenario),
     ...checkReferences(scenario),
     ...checkNodes(scenario, authoredNumbers),
-    ...checkSources(scenario),
+    ...checkSources(scenario, authoredNumbers),
     ...checkContent(scenario),
     ...checkViewRules(scenario),
     ...checkObservationBoundaries(scenario, authoredNumbers),

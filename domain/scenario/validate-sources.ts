@@ -1,10 +1,12 @@
+import { isIntegerSource } from './authored-values';
 import { Diagnostic, error } from './diagnostics';
-import { ArtifactRequirementDocument, ScenarioDocument, SourceDocument } from './document';
+import { ArtifactRequirementDocument, ImageBuildDocument, ImageNamedValueDocument, ScenarioDocument, SourceDocument } from './document';
 
 /**
- * The rules RAES 3.3's models check of a source's artifact requirement beyond each field's shape
- * (raes/_source.py: ArtifactConstraint, ArtifactMaterializationSpecification, ArtifactRequirement,
- * Source.validate_exact_requirement_selector). Where RAES stops at its first problem, each is reported.
+ * The rules RAES 3.3's models check of a source's artifact requirement and build beyond each field's
+ * shape (raes/_source.py: ArtifactConstraint, ArtifactMaterializationSpecification, ArtifactRequirement,
+ * Source.validate_exact_requirement_selector; raes/image_provenance.py). Where RAES stops at its first
+ * problem, each is reported.
  */
 
 type Report = (message: string) => void;
@@ -68,8 +70,51 @@ const checkRequirement = (requirement: ArtifactRequirementDocument, at: string, 
   if (missing.length > 0) report(`materialization specifications name locked inputs ${missing.join(', ')}, which ${at}.locked_inputs does not declare: declare them or fix the names.`);
 };
 
-const checkSource = (source: SourceDocument | null | undefined, at: string, diagnostics: Diagnostic[]): void => {
+/** Classifications whose value RAES withholds (_IMAGE_ENV_REDACTED_CLASSIFICATIONS). */
+const WITHHELD = new Set(['redacted', 'operator_secret']);
+
+/** A build argument's or image environment default's own rule, and that names are not repeated (what: "build argument"). */
+const checkNamedValues = (values: ReadonlyArray<ImageNamedValueDocument>, what: string, at: string, report: Report): void => {
+  const seen = new Set<string>();
+  values.forEach((value, i) => {
+    const classification = value.value_classification ?? 'unknown';
+    if ((value.value ?? '') !== '' && WITHHELD.has(classification)) {
+      report(`${what} "${value.name}" is classified ${classification}, so its value is withheld: remove ${at}.${i}.value.`);
+    }
+    if (seen.has(value.name)) report(`${what} "${value.name}" is declared twice in ${at}: declare it once.`);
+    seen.add(value.name);
+  });
+};
+
+const checkBuild = (build: ImageBuildDocument, at: string, authoredNumbers: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): void => {
+  const report: Report = (message) => diagnostics.push(error('scenario.source-invalid', at, message));
+  (build.layers ?? []).forEach((_, i) => {
+    const path = `${at}.layers.${i}.size`;
+    const source = authoredNumbers.get(path);
+    if (source !== undefined && !isIntegerSource(source)) {
+      diagnostics.push(error('scenario.shape-invalid', path, `expected a whole number at ${path}, got ${source}, which RAES reads as a float: write it without a fraction or exponent.`));
+    }
+  });
+  checkNamedValues(build.build_args ?? [], 'build argument', `${at}.build_args`, report);
+  const config = build.config ?? null;
+  if (config !== null) checkNamedValues(config.default_environment ?? [], 'image environment variable', `${at}.config.default_environment`, report);
+  const identifiers = new Set<string>();
+  (build.source_inputs ?? []).forEach((input, i) => {
+    if ((input.checksum ?? '') !== '' && (input.checksum_algorithm ?? '') === '') report(`source input "${input.identifier}" gives a checksum without its algorithm: set ${at}.source_inputs.${i}.checksum_algorithm.`);
+    if ((input.checksum_algorithm ?? '') !== '' && (input.checksum ?? '') === '') report(`source input "${input.identifier}" gives a checksum_algorithm without a checksum: set ${at}.source_inputs.${i}.checksum.`);
+    if (identifiers.has(input.identifier)) report(`source input "${input.identifier}" is declared twice in ${at}.source_inputs: declare it once.`);
+    identifiers.add(input.identifier);
+  });
+  const attestation = build.attestation ?? null;
+  if (attestation !== null && attestation.status === 'absent' && attestation.verification === 'verified') {
+    report(`an absent attestation cannot have been verified: set ${at}.attestation.verification to another result, or its status to present.`);
+  }
+};
+
+const checkSource = (source: SourceDocument | null | undefined, at: string, authoredNumbers: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): void => {
   if (source === undefined || source === null || typeof source === 'string') return;
+  const build = source.build ?? null;
+  if (build !== null) checkBuild(build, `${at}.build`, authoredNumbers, diagnostics);
   const requirement = source.artifact_requirement ?? null;
   if (requirement === null) return;
   const here = `${at}.artifact_requirement`;
@@ -82,10 +127,10 @@ const checkSource = (source: SourceDocument | null | undefined, at: string, diag
   }
 };
 
-/** Every node's and content's source. */
-export const checkSources = (scenario: ScenarioDocument): Diagnostic[] => {
+/** Every node's and content's source. `authoredNumbers` (by path, how a number was written) tells a layer size written as a float. */
+export const checkSources = (scenario: ScenarioDocument, authoredNumbers: ReadonlyMap<string, string> = new Map()): Diagnostic[] => {
   const diagnostics: Diagnostic[] = [];
-  for (const [name, node] of Object.entries(scenario.nodes ?? {})) checkSource(node.source, `nodes.${name}.source`, diagnostics);
-  for (const [name, content] of Object.entries(scenario.content ?? {})) checkSource(content.source, `content.${name}.source`, diagnostics);
+  for (const [name, node] of Object.entries(scenario.nodes ?? {})) checkSource(node.source, `nodes.${name}.source`, authoredNumbers, diagnostics);
+  for (const [name, content] of Object.entries(scenario.content ?? {})) checkSource(content.source, `content.${name}.source`, authoredNumbers, diagnostics);
   return diagnostics;
 };
