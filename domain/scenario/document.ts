@@ -1237,7 +1237,7 @@ const ExtensionsCodec = namedMapOf(
 
 export const BehaviorSpecificationCodec = strictObject(
   'BehaviorSpecification',
-  { semantic_version: t.string },
+  { semantic_version: NonBlankString },
   {
     lifecycle_state: oneOf(LIFECYCLE_STATES),
     participant_refs: SpecificationRefs,
@@ -1246,12 +1246,12 @@ export const BehaviorSpecificationCodec = strictObject(
     observation_boundary_refs: SpecificationRefs,
     outcome_interpretation_rule_refs: SpecificationRefs,
     authority_scope_refs: SpecificationRefs,
-    behavior_mode: orNull(t.string),
+    behavior_mode: orNull(NonBlankString),
     autonomous_execution: orNull(AutonomousExecutionCodec),
     ai_offensive_behavior_refs: SpecificationRefs,
     defensive_behavior_refs: SpecificationRefs,
     offensive_behavior_refs: SpecificationRefs,
-    realization_profile_ref: orNull(t.string),
+    realization_profile_ref: orNull(NonBlankString),
     backend_feature_support_refs: SpecificationRefs,
     evidence_contract_refs: SpecificationRefs,
     tool_affordances: namedMap(ToolAffordanceCodec, 'tool affordances by name'),

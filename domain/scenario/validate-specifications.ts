@@ -1,7 +1,7 @@
 import { behaviorSpecificationAddress } from '../addresses';
 import { Diagnostic, error } from './diagnostics';
 import { exactAuthoredInteger, isIntegerSource } from './authored-values';
-import { InjectDeliveryDocument, MixedControlDocument, MixedControlTransitionDocument, ScenarioDocument } from './document';
+import { BehaviorSpecificationDocument, InjectDeliveryDocument, MixedControlDocument, MixedControlTransitionDocument, ScenarioDocument } from './document';
 import {
   AI_OFFENSIVE_BEHAVIORS,
   BACKEND_FEATURES,
@@ -221,11 +221,36 @@ const checkInjectDelivery = (id: string, delivery: InjectDeliveryDocument, at: s
   }
 };
 
+/** The surfaces a specification may aggregate, each as RAES tells whether it is given (_validate_aggregate_shape). */
+const SURFACES: ReadonlyArray<(spec: BehaviorSpecificationDocument) => boolean> = [
+  ...(
+    [
+      'action_contract_refs',
+      'observation_boundary_refs',
+      'outcome_interpretation_rule_refs',
+      'authority_scope_refs',
+      'ai_offensive_behavior_refs',
+      'defensive_behavior_refs',
+      'offensive_behavior_refs',
+      'backend_feature_support_refs',
+      'evidence_contract_refs',
+    ] as const
+  ).map((field) => (spec: BehaviorSpecificationDocument) => (spec[field] ?? []).length > 0),
+  (spec) => (spec.behavior_mode ?? '') !== '',
+  (spec) => (spec.realization_profile_ref ?? '') !== '',
+  (spec) => (spec.autonomous_execution ?? null) !== null,
+  (spec) => (spec.mixed_control ?? null) !== null,
+  (spec) => Object.keys(spec.tool_affordances ?? {}).length > 0,
+  (spec) => Object.keys(spec.participant_inject_deliveries ?? {}).length > 0,
+];
+
 /**
  * The rules RAES 3.3's models check of a behavior specification beyond each field's shape
  * (raes/participant_behavior_specification.py, raes/participant_inject_delivery.py): a specification
- * whose extension_policy is closed has no extensions; its mixed_control and participant inject
- * deliveries hold together. `authoredNumbers` (by path, how a number was written) gives their strict
+ * names participants and aggregates at least one behavior surface; one whose extension_policy is closed
+ * has no extensions; its mixed_control pairs with behavior_mode mixed-control, binds one of its
+ * participants at its semantic_version (as RAES's validator requires), and holds together, as do its
+ * participant inject deliveries. `authoredNumbers` (by path, how a number was written) gives their strict
  * integers as RAES reads them.
  */
 export const checkSpecifications = (scenario: ScenarioDocument, authoredNumbers: ReadonlyMap<string, string> = new Map()): Diagnostic[] => {
@@ -242,7 +267,25 @@ export const checkSpecifications = (scenario: ScenarioDocument, authoredNumbers:
         ),
       );
     }
+    const invalid = (message: string): void => {
+      diagnostics.push(error('scenario.behavior-specification-invalid', at, message));
+    };
+    if ((spec.participant_refs ?? []).length === 0 && (spec.participant_role_refs ?? []).length === 0) {
+      invalid(`behavior specification "${specName}" names no participants: list agents in ${at}.participant_refs or roles in ${at}.participant_role_refs.`);
+    }
+    if (!SURFACES.some((given) => given(spec))) {
+      invalid(`behavior specification "${specName}" declares no behavior surface: give it action contracts, boundaries, a behavior_mode, a policy, tool affordances or another surface it aggregates.`);
+    }
     const control = spec.mixed_control ?? null;
+    // RAES's validator (raes/validator/_mixed_control.py, _verify_mixed_control_pairing and its first checks).
+    if (spec.behavior_mode === 'mixed-control' && control === null) invalid(`behavior_mode mixed-control needs a mixed_control: declare ${at}.mixed_control, or choose another mode.`);
+    if (control !== null && spec.behavior_mode !== 'mixed-control') invalid(`a mixed_control needs behavior_mode mixed-control: set ${at}.behavior_mode to mixed-control, or remove ${at}.mixed_control.`);
+    if (control !== null && !(spec.participant_refs ?? []).includes(control.participant_ref)) {
+      invalid(`the mixed_control binds participant "${control.participant_ref}", which is not in ${at}.participant_refs: bind one of the specification's participants.`);
+    }
+    if (control !== null && control.policy_revision !== spec.semantic_version) {
+      invalid(`the mixed_control is at policy revision "${control.policy_revision}", not the specification's semantic_version "${spec.semantic_version}": make them equal.`);
+    }
     if (control !== null) checkMixedControl(control, `${at}.mixed_control`, authoredNumbers, diagnostics);
     for (const [id, delivery] of Object.entries(spec.participant_inject_deliveries ?? {})) {
       checkInjectDelivery(id, delivery, `${at}.participant_inject_deliveries.${id}`, authoredNumbers, diagnostics);

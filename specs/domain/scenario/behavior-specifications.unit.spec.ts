@@ -98,3 +98,36 @@ describe("a behavior specification's extensions", () => {
     expect(errorsOf((s) => (s.extensions = { 'x-acme:probe-depth': 2 }))).toEqual([]);
   });
 });
+
+describe("a behavior specification's own texts and what it aggregates", () => {
+  it('refuses a blank semantic_version, behavior_mode or realization_profile_ref (U+FEFF is not blank)', () => {
+    expect(errorsOf((s) => (s.semantic_version = ' '))).toEqual([shape('semantic_version', 'expected a non-blank string')]);
+    expect(errorsOf((s) => (s.behavior_mode = '\u0085'))).toEqual([shape('behavior_mode', 'expected a non-blank string')]);
+    expect(errorsOf((s) => (s.realization_profile_ref = ' '))).toEqual([shape('realization_profile_ref', 'expected a non-blank string')]);
+    expect(errorsOf((s) => (s.realization_profile_ref = '\ufeff'))).toEqual([]);
+    expect(errorsOf((s) => (s.realization_profile_ref = null))).toEqual([]);
+  });
+
+  it('names participants, by name or by role', () => {
+    const extra = (more: Yaml) => errorsOf((s, doc) => (doc.behavior_specifications.extra = { semantic_version: '1', action_contract_refs: ['probe-customer-portal-login'], ...more }));
+    expect(extra({})).toEqual([
+      {
+        code: 'scenario.behavior-specification-invalid',
+        address: 'behavior_specifications.extra',
+        message: 'behavior specification "extra" names no participants: list agents in behavior_specifications.extra.participant_refs or roles in behavior_specifications.extra.participant_role_refs.',
+      },
+    ]);
+    expect(extra({ participant_role_refs: ['green'] })).toEqual([]);
+  });
+
+  it('aggregates at least one behavior surface', () => {
+    const message =
+      'behavior specification "extra" declares no behavior surface: give it action contracts, boundaries, a behavior_mode, a policy, tool affordances or another surface it aggregates.';
+    const extra = (more: Yaml) => errorsOf((s, doc) => (doc.behavior_specifications.extra = { semantic_version: '1', participant_refs: ['participant-agent'], ...more }));
+    for (const more of [{}, { tool_affordances: {} }, { mixed_control: null }, { participant_inject_deliveries: {} }, { action_contract_refs: [] }]) {
+      expect(extra(more)).toEqual([{ code: 'scenario.behavior-specification-invalid', address: 'behavior_specifications.extra', message }]);
+    }
+    expect(extra({ realization_profile_ref: 'x' })).toEqual([]);
+    expect(extra({ behavior_mode: 'autonomous' })).toEqual([]);
+  });
+});

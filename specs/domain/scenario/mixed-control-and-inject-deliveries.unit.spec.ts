@@ -105,6 +105,7 @@ const intervention = (): Yaml => ({
 
 const specification = (doc: Yaml): Yaml => doc.behavior_specifications[SPEC];
 const withBoth = (doc: Yaml): void => {
+  specification(doc).behavior_mode = 'mixed-control';
   specification(doc).mixed_control = mixedControl();
   specification(doc).participant_inject_deliveries = { brief: disclosure(), direct: intervention() };
 };
@@ -142,9 +143,32 @@ const shape = (address: string, message: string | RegExp = /./) => ({
 const invalid = (address: string, message: string) => ({ code: 'scenario.behavior-specification-invalid', address, message });
 
 describe('mixed_control: its fields', () => {
-  it('accepts the fixture, and null for absent', () => {
+  it('accepts the fixture, and null for absent under another behavior_mode', () => {
     expect(errorsOf(() => undefined)).toEqual([]);
-    expect(errorsOf((doc) => (specification(doc).mixed_control = null))).toEqual([]);
+    expect(
+      errorsOf((doc) => {
+        specification(doc).mixed_control = null;
+        specification(doc).behavior_mode = 'autonomous';
+      }),
+    ).toEqual([]);
+  });
+
+  it('pairs a mixed_control with behavior_mode mixed-control, as RAES\'s validator requires', () => {
+    expect(errorsOf((doc) => (specification(doc).behavior_mode = 'autonomous'))).toEqual([
+      invalid(AT, `a mixed_control needs behavior_mode mixed-control: set ${AT}.behavior_mode to mixed-control, or remove ${AT}.mixed_control.`),
+    ]);
+    expect(errorsOf((doc) => (specification(doc).mixed_control = null))).toEqual([
+      invalid(AT, `behavior_mode mixed-control needs a mixed_control: declare ${AT}.mixed_control, or choose another mode.`),
+    ]);
+  });
+
+  it("binds one of the specification's participants at its semantic_version, as RAES's validator requires", () => {
+    expect(errorsOf((doc) => (control(doc).participant_ref = 'someone-else'))).toEqual([
+      invalid(AT, `the mixed_control binds participant "someone-else", which is not in ${AT}.participant_refs: bind one of the specification's participants.`),
+    ]);
+    expect(errorsOf((doc) => (specification(doc).semantic_version = '2.0.0'))).toEqual([
+      invalid(AT, 'the mixed_control is at policy revision "1.0.0", not the specification\'s semantic_version "2.0.0": make them equal.'),
+    ]);
   });
 
   it('refuses blank texts (U+0085 is white space), unknown orders and dispositions, and names that are not portable identifiers', () => {
