@@ -94,13 +94,20 @@ const MAX_PORT = 65_535;
 const IDENTIFIER = '[a-z0-9][a-z0-9_-]{0,63}';
 /** RAES's whole-field `${name}` placeholder (dotted names allowed), which an instantiated scenario replaces. */
 const VARIABLE_REF = new RegExp(`^\\$\\{(?:(?:${IDENTIFIER}|__private)\\.)*${IDENTIFIER}\\}$`);
+/** Whether a value is RAES's whole-field `${name}` placeholder (is_variable_ref). */
+export const isVariableRef = (value: unknown): boolean => typeof value === 'string' && VARIABLE_REF.test(value);
 const isPortNumber = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_PORT;
 
-/** A service port as RAES reads it: 1 to 65535, as a number or a string of digits, or a placeholder. */
+/** The port a text of digits names (parse_int_or_var: Python's white space around, digits of any script), or undefined. */
+export const portOfText = (port: string): number | undefined => {
+  const text = pythonStrip(port);
+  return /^-?\p{Nd}+$/u.test(text) ? Number(asciiDigits(text)) : undefined;
+};
+/** A service port as RAES reads it: 1 to 65535, as a number or a string of digits, or a placeholder; a float is refused where nodes are checked. */
 const isPort = (port: unknown): port is number | string =>
   typeof port === 'number'
     ? isPortNumber(port)
-    : typeof port === 'string' && (VARIABLE_REF.test(port) || (/^\s*-?\d+\s*$/.test(port) && isPortNumber(Number(port.trim()))));
+    : typeof port === 'string' && (VARIABLE_REF.test(port) || isPortNumber(portOfText(port) ?? 0));
 const PortCodec = new t.Type<number | string, unknown, unknown>(
   `a port from 1 to ${MAX_PORT} (or a \${variable} placeholder)`,
   isPort,

@@ -1,6 +1,6 @@
 import { isIntegerSource } from './authored-values';
 import { Diagnostic, error } from './diagnostics';
-import { ScenarioDocument } from './document';
+import { ScenarioDocument, isVariableRef, portOfText } from './document';
 
 /**
  * The rules RAES 3.3's Node model checks beyond each field's shape (raes/nodes.py): a switch carries none
@@ -8,8 +8,6 @@ import { ScenarioDocument } from './document';
  * CPU count are not written as floats.
  */
 
-/** RAES's whole-field `${name}` placeholder, which it leaves for an instantiated scenario to replace. */
-const isPlaceholder = (value: unknown): boolean => typeof value === 'string' && /^\$\{[^}]*\}$/.test(value);
 
 /** A VM's fields and whether RAES counts each as given (Node._populated_vm_only_fields). */
 const VM_ONLY_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean]> = [
@@ -51,8 +49,8 @@ export const checkNodes = (scenario: ScenarioDocument, authoredNumbers: Readonly
       const names = new Map<string, number>();
       (node.services ?? []).forEach((service, i) => {
         const protocol = service.protocol ?? 'tcp';
-        if (!isPlaceholder(service.port) && !isPlaceholder(protocol)) {
-          const binding = `${protocol.toLowerCase()}/${Number(String(service.port).trim())}`;
+        if (!isVariableRef(service.port) && !isVariableRef(protocol)) {
+          const binding = `${protocol.toLowerCase()}/${typeof service.port === 'number' ? service.port : portOfText(service.port)}`;
           const first = bindings.get(binding);
           if (first !== undefined) {
             diagnostics.push(error('scenario.node-invalid', `${at}.services.${i}`, `node "${name}" binds ${binding} in services ${first} and ${i}: give each service its own port or protocol, or remove one.`));
@@ -66,6 +64,13 @@ export const checkNodes = (scenario: ScenarioDocument, authoredNumbers: Readonly
         }
       });
     }
+    (node.services ?? []).forEach((_, i) => {
+      const path = `${at}.services.${i}.port`;
+      const source = authoredNumbers.get(path);
+      if (source !== undefined && !isIntegerSource(source)) {
+        diagnostics.push(error('scenario.shape-invalid', path, `expected a whole number at ${path}, got ${source}, which RAES reads as a float: write the port without a fraction or exponent.`));
+      }
+    });
     for (const field of ['ram', 'cpu']) {
       const path = `${at}.resources.${field}`;
       const source = authoredNumbers.get(path);

@@ -136,3 +136,22 @@ describe("a VM's services", () => {
     ]);
   });
 });
+
+describe("a service's port", () => {
+  const port = (value: unknown) => errorsOf((n) => (n.services[0].port = value));
+
+  it('takes a text of digits of any script with Python\'s white space around it', () => {
+    expect(port('\u0085 22')).toEqual([]);
+    expect(port('\uff12\uff12')).toEqual([]);
+  });
+
+  it('refuses a text with U+FEFF (not white space to Python) or a sign +, and a port written as a float', () => {
+    for (const value of ['\ufeff22', ' +22']) expect(port(value)).toEqual([shape('services.0.port', 'expected a port from 1 to 65535')]);
+    const text = portalProbeWith((doc) => (node(doc).services[0].port = 2222));
+    const written = text.replace('port: 2222', 'port: 22.0');
+    expect(written).not.toEqual(text);
+    expect(errorsOfText(written)).toEqual([
+      shape('services.0.port', `expected a whole number at ${AT}.services.0.port, got 22.0, which RAES reads as a float: write the port without a fraction or exponent.`),
+    ]);
+  });
+});
