@@ -98,6 +98,8 @@ const VARIABLE_REF = new RegExp(`^\\$\\{(?:(?:${IDENTIFIER}|__private)\\.)*${IDE
 export const isVariableRef = (value: unknown): boolean => typeof value === 'string' && VARIABLE_REF.test(value);
 const isPortNumber = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_PORT;
 
+/** RAES's portable identifier (1 to 64 of a-z, 0-9, "_", "-", starting with a letter or digit), where it types a field so. */
+const PORTABLE_IDENTIFIER_RULE = 'a portable identifier: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
 /** The port a text of digits names (parse_int_or_var: Python's white space around, digits of any script), or undefined. */
 export const portOfText = (port: string): number | undefined => {
   const text = pythonStrip(port);
@@ -427,11 +429,51 @@ const PersonaCodec = new t.Type<string, unknown, unknown>(
   t.identity,
 );
 
+/** A node's features, conditions or injects: names mapped to a role name ("" for none), or a list of names (RAES's shorthand for each mapped to ""). */
+const NodeNamesCodec = new t.Type<Record<string, string> | string[], unknown, unknown>(
+  'a mapping of names to role names, or a list of names',
+  (u): u is Record<string, string> | string[] => typeof u === 'object' && u !== null,
+  (u, context) => {
+    if (Array.isArray(u)) return u.every((x) => typeof x === 'string') ? t.success(u as string[]) : t.failure(u, context);
+    if (typeof u === 'object' && u !== null && Object.values(u).every((x) => typeof x === 'string')) return t.success(u as Record<string, string>);
+    return t.failure(u, context);
+  },
+  t.identity,
+);
+/** A login role on a VM (raes/nodes.py, Role): a username, or a mapping with a username and entities. */
+const NodeRoleMappingCodec = strictObject('Role', { username: t.string }, { entities: t.array(t.string) });
+const NodeRoleCodec = new t.Type<string | t.TypeOf<typeof NodeRoleMappingCodec>, unknown, unknown>(
+  'a username, or a mapping (Role) with a username',
+  (u): u is string | t.TypeOf<typeof NodeRoleMappingCodec> => typeof u === 'string' || NodeRoleMappingCodec.is(u),
+  (u, context) => (typeof u === 'string' ? t.success(u) : typeof u === 'object' && u !== null && !Array.isArray(u) ? NodeRoleMappingCodec.validate(u, context) : t.failure(u, context)),
+  t.identity,
+);
+const ASSET_VALUE_LEVELS = ['none', 'low', 'medium', 'high', 'critical'];
+const AssetValueCodec = strictObject(
+  'AssetValue',
+  {},
+  { confidentiality: enumOrVariable(ASSET_VALUE_LEVELS), integrity: enumOrVariable(ASSET_VALUE_LEVELS), availability: enumOrVariable(ASSET_VALUE_LEVELS) },
+);
+
 export const NodeCodec = strictObject(
   'Node',
   { type: normalizedOneOf(NODE_TYPES, normalizedEnumValue) },
-  { services: t.array(ServiceCodec), resources: orNull(ResourcesCodec), endpoint_persona: orNull(PersonaCodec), source: orNull(SourceCodec) },
-  ['description', 'os', 'os_version', 'features', 'conditions', 'injects', 'vulnerabilities', 'roles', 'asset_value', 'runtime'],
+  {
+    services: t.array(ServiceCodec),
+    resources: orNull(ResourcesCodec),
+    endpoint_persona: orNull(PersonaCodec),
+    source: orNull(SourceCodec),
+    description: t.string,
+    os: orNull(enumOrVariable(['windows', 'linux', 'macos', 'freebsd', 'other'])),
+    os_version: t.string,
+    features: NodeNamesCodec,
+    conditions: NodeNamesCodec,
+    injects: NodeNamesCodec,
+    vulnerabilities: t.array(t.string),
+    roles: namedMapOf(NodeRoleCodec, 'roles by name', isAddressSegment, PORTABLE_IDENTIFIER_RULE),
+    asset_value: orNull(AssetValueCodec),
+  },
+  ['runtime'],
 );
 export type NodeDocument = t.TypeOf<typeof NodeCodec>;
 
@@ -932,8 +974,6 @@ export const AutonomousExecutionV2Codec = strictObject(
   activityOptional,
 );
 
-/** RAES's portable identifier (1 to 64 of a-z, 0-9, "_", "-", starting with a letter or digit), where it types a field so. */
-const PORTABLE_IDENTIFIER_RULE = 'a portable identifier: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit';
 const PortableIdentifierCodec = t.refinement(t.string, isAddressSegment, PORTABLE_IDENTIFIER_RULE);
 
 /** A mapping of `min` to `max` entries named by portable identifiers (RAES's dict[PortableIdentifier, ...] with its length bounds). */

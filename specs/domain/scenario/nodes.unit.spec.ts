@@ -155,3 +155,38 @@ describe("a service's port", () => {
     ]);
   });
 });
+
+describe("a node's other fields", () => {
+  it('takes an os as RAES matches enums, login roles as a username or a mapping, and an asset value', () => {
+    expect(
+      errorsOf((n) => {
+        n.os = 'Linux';
+        n.os_version = '22.04';
+        n.description = 'The red team workbench.';
+        n.roles = { admin: 'root', operator: { username: 'op', entities: ['portal-prober'] } };
+        n.asset_value = { confidentiality: 'High' };
+      }),
+    ).toEqual([]);
+    expect(errorsOf((n) => Object.assign(n, { os: null, asset_value: null }))).toEqual([]);
+  });
+
+  it('refuses an os that is not a text, texts that are not texts, and names or role names that are not texts', () => {
+    expect(errorsOf((n) => (n.os = 5))).toEqual([shape('os', 'expected one of windows, linux, macos, freebsd, other')]);
+    expect(errorsOf((n) => (n.os_version = 5))).toEqual([shape('os_version', 'expected a string')]);
+    expect(errorsOf((n) => (n.description = null))).toEqual([shape('description', 'expected a string')]);
+    for (const features of [{ hardening: 5 }, [5], 'x']) {
+      expect(errorsOf((n) => (n.features = features))).toEqual([shape('features', 'expected a mapping of names to role names, or a list of names')]);
+    }
+    expect(errorsOf((n) => (n.vulnerabilities = [5]))).toEqual([shape('vulnerabilities.0', 'expected a string')]);
+  });
+
+  it('refuses a role named other than by a portable identifier, without a username, or neither text nor mapping', () => {
+    expect(errorsOf((n) => (n.roles = { Admin: 'root' }))).toEqual([shape('roles.Admin', `the name "Admin" at ${AT}.roles.Admin is not a portable identifier`)]);
+    expect(errorsOf((n) => (n.roles = { admin: { entities: [] } }))).toEqual([shape('roles.admin.username', 'missing required field')]);
+    expect(errorsOf((n) => (n.roles = { admin: 5 }))).toEqual([shape('roles.admin', 'expected a username, or a mapping (Role) with a username')]);
+  });
+
+  it('refuses an asset value level RAES does not list', () => {
+    expect(errorsOf((n) => (n.asset_value = { confidentiality: 'extreme' }))).toEqual([shape('asset_value.confidentiality', 'expected one of none, low, medium, high, critical')]);
+  });
+});
