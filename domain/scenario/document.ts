@@ -480,11 +480,34 @@ export type NodeDocument = t.TypeOf<typeof NodeCodec>;
 export const RoleCodec = normalizedOneOf(ROLES, normalizedEnumValue);
 export type Role = t.TypeOf<typeof RoleCodec>;
 
-export const EntityCodec = strictObject(
-  'Entity',
-  {},
-  { role: orNull(RoleCodec), entities: t.UnknownRecord },
-  ['name', 'description', 'mission', 'categories', 'vulnerabilities', 'facts', 'events'],
+/** An entity (raes/entities.py, Entity), nesting entities of its own by portable identifier. */
+export interface EntityDocument {
+  role?: Role | null;
+  entities?: Record<string, EntityDocument>;
+  name?: string;
+  description?: string;
+  mission?: string;
+  categories?: string[];
+  vulnerabilities?: string[];
+  facts?: Record<string, string>;
+  events?: string[];
+}
+export const EntityCodec: t.Type<EntityDocument, unknown, unknown> = t.recursion('Entity', () =>
+  strictObject(
+    'Entity',
+    {},
+    {
+      role: orNull(RoleCodec),
+      entities: namedMapOf(EntityCodec, 'entities by name', isAddressSegment, PORTABLE_IDENTIFIER_RULE),
+      name: t.string,
+      description: t.string,
+      mission: t.string,
+      categories: t.array(t.string),
+      vulnerabilities: t.array(t.string),
+      facts: t.record(t.string, t.string),
+      events: t.array(t.string),
+    },
+  ),
 );
 
 /** A service materialization's ref lists: distinct and non-blank, and non-empty where RAES requires it. */
@@ -564,27 +587,39 @@ export const ContentCodec = strictObject(
     path: t.string,
     destination: t.string,
     source: orNull(SourceCodec),
-    items: t.array(strictObject('ContentItem', { name: t.string }, {}, ['display_name', 'tags', 'description'])),
+    items: t.array(
+      strictObject('ContentItem', { name: t.refinement(t.string, isAddressSegment, PORTABLE_IDENTIFIER_RULE) }, { display_name: t.string, tags: t.array(t.string), description: t.string }),
+    ),
     service_materialization: orNull(ServiceMaterializationCodec),
+    description: t.string,
+    text: orNull(t.string),
+    format: t.string,
+    sensitive: BooleanOrVariable,
+    tags: t.array(t.string),
   },
-  ['description', 'text', 'format', 'sensitive', 'tags'],
 );
 export type ContentDocument = t.TypeOf<typeof ContentCodec>;
 
 export const AgentCodec = strictObject(
   'Agent',
   { entity: t.string },
-  { actions: Names, observation_boundaries: Names },
-  [
-    'description',
-    'starting_accounts',
-    'initial_knowledge',
-    'allowed_subnets',
-    'starting_assertions',
-    'authority_anchors',
-    'operating_scope',
-    'interactive_access',
-  ],
+  {
+    actions: Names,
+    observation_boundaries: Names,
+    description: t.string,
+    starting_accounts: Strings,
+    initial_knowledge: orNull(strictObject('InitialKnowledge', {}, { hosts: Strings, subnets: Strings, services: Strings, accounts: Strings })),
+    allowed_subnets: Strings,
+    starting_assertions: Strings,
+    authority_anchors: Strings,
+    operating_scope: Strings,
+    interactive_access: namedMapOf(
+      strictObject('InteractiveAccess', { target_ref: NonEmptyString, channel: enumOrVariable(['ssh', 'rdp']) }, { account_ref: orNull(NonEmptyString) }),
+      'interactive access by name',
+      isAddressSegment,
+      PORTABLE_IDENTIFIER_RULE,
+    ),
+  },
 );
 
 /** An action contract's ref lists (preconditions, effects): RAES refuses a blank or repeated ref in each. */
