@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, pacingDisclosure, portalProbeWith, scheduleTemporalContract } from './scenario-fixtures';
+import { Yaml, pacingDisclosure, portalProbeWith, scheduleTemporalContract, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * An action contract's members as RAES 3.3 types and checks them (ParticipantActionContract and the models
@@ -10,20 +9,10 @@ const NAME = 'probe-customer-portal-login';
 const AT = `action_contracts.${NAME}`;
 const contract = (doc: Yaml): Yaml => doc.action_contracts[NAME];
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const errorsOf = (edit: (c: Yaml, doc: Yaml) => void) => errorsOfText(portalProbeWith((doc) => edit(contract(doc), doc)));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
-const invalid = (address: string, message: string | RegExp) => ({
-  code: 'scenario.action-contract-invalid',
-  address: address === '' ? AT : `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
+const invalid = (address: string, message: string | RegExp) => expectedDiagnostic('scenario.action-contract-invalid', address === '' ? AT : `${AT}.${address}`, message);
 
 describe("an action contract's own texts and lists", () => {
   it.each(['semantic_version', 'procedure_basis', 'realization_profile', 'fidelity_claim'])('refuses a blank %s, as RAES strips it', (field) => {

@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, expectedDiagnostic, errorDiagnostics } from './scenario-fixtures';
 
 /**
  * A source's artifact requirement as RAES 3.3's models type and check it (raes/_source.py:
@@ -21,15 +20,9 @@ const lockedInput = (): Yaml => ({ input_id: 'base', artifact: identity(), assoc
 const specification = (more: Yaml = {}): Yaml => ({ specification_id: 'build', profile: mechanism('materialization-specification'), digest: DIGEST, locked_input_ids: ['base'], ...more });
 
 const errorsOfSource = (source: Yaml) =>
-  loadScenario(portalProbeWith((doc) => (doc.nodes['red-workbench'].source = source)))
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(portalProbeWith((doc) => (doc.nodes['red-workbench'].source = source)));
 const errorsOf = (requirement: Yaml, more: Yaml = {}) => errorsOfSource({ name: 'ubuntu', version: '22.04', artifact_requirement: requirement, ...more });
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${REQ}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${REQ}.${address}`, message);
 const invalid = (message: string) => ({ code: 'scenario.source-invalid', address: REQ, message });
 
 describe("an artifact requirement's fields", () => {

@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * The fields of a behavior specification the engine does not use, typed and checked as RAES 3.3's
@@ -11,20 +10,10 @@ const NAME = 'participant-behavior';
 const AT = `behavior_specifications.${NAME}`;
 const specification = (doc: Yaml): Yaml => doc.behavior_specifications[NAME];
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const errorsOf = (edit: (s: Yaml, doc: Yaml) => void) => errorsOfText(portalProbeWith((doc) => edit(specification(doc), doc)));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
-const invalid = (address: string, message: string | RegExp) => ({
-  code: 'scenario.behavior-specification-invalid',
-  address: address === '' ? AT : `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
+const invalid = (address: string, message: string | RegExp) => expectedDiagnostic('scenario.behavior-specification-invalid', address === '' ? AT : `${AT}.${address}`, message);
 
 describe("a behavior specification's extensions", () => {
   it('takes any value under a governed extension key, nested or null', () => {

@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * The fields of entities, agents and content the engine does not use, typed as RAES 3.3's models type
@@ -8,14 +7,8 @@ import { Yaml, portalProbeWith } from './scenario-fixtures';
  */
 
 const errorsOf = (edit: (doc: Yaml) => void) =>
-  loadScenario(portalProbeWith(edit))
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+  errorDiagnostics(portalProbeWith(edit));
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', address, message);
 const ENTITY = 'entities.portal-prober';
 const AGENT = 'agents.participant-agent';
 const entity = (doc: Yaml): Yaml => doc.entities['portal-prober'];

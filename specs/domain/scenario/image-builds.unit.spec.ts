@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * A source's build (a container image's build provenance) as RAES 3.3's models type and check it
@@ -9,16 +8,10 @@ import { Yaml, portalProbeWith } from './scenario-fixtures';
 
 const AT = 'nodes.red-workbench.source.build';
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const withBuild = (build: Yaml): string => portalProbeWith((doc) => (doc.nodes['red-workbench'].source = { name: 'portal', version: '1', build }));
 const errorsOf = (build: Yaml) => errorsOfText(withBuild(build));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
 const invalid = (message: string) => ({ code: 'scenario.source-invalid', address: AT, message });
 
 describe("a build's fields", () => {

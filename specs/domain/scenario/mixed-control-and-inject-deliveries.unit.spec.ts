@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * A behavior specification's mixed_control and participant_inject_deliveries as RAES 3.3's models type
@@ -115,9 +114,7 @@ const transition = (doc: Yaml, id: string): Yaml => control(doc).transitions[id]
 const delivery = (doc: Yaml, id: string): Yaml => specification(doc).participant_inject_deliveries[id];
 
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const errorsOf = (edit: (doc: Yaml) => void) =>
   errorsOfText(
     portalProbeWith((doc) => {
@@ -135,11 +132,7 @@ const writtenAs = (edit: (doc: Yaml) => void, from: string, to: string): string 
   expect(written).not.toEqual(text);
   return written;
 };
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', address, message);
 const invalid = (address: string, message: string) => ({ code: 'scenario.behavior-specification-invalid', address, message });
 
 describe('mixed_control: its fields', () => {

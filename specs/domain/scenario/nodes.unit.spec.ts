@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * A node's resources and endpoint persona, and what a switch may carry, as RAES 3.3's Node model types and
@@ -11,9 +10,7 @@ const NAME = 'red-workbench';
 const AT = `nodes.${NAME}`;
 const node = (doc: Yaml): Yaml => doc.nodes[NAME];
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const errorsOf = (edit: (n: Yaml, doc: Yaml) => void) => errorsOfText(portalProbeWith((doc) => edit(node(doc), doc)));
 const resources = (ram: unknown, cpu: unknown) => errorsOf((n) => (n.resources = { ram, cpu }));
 /** The example with resources whose RAM or CPU is written as given (a number as RAES's YAML reads it). */
@@ -23,11 +20,7 @@ const resourcesWritten = (ram: string, cpu: string) => {
   expect(written).not.toEqual(text);
   return errorsOfText(written);
 };
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
 
 describe("a node's resources", () => {
   it('takes RAM in bytes or as a size with a unit, and a CPU count, as numbers or texts, and null for absent', () => {

@@ -1,5 +1,5 @@
 import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * An observation boundary and its view rules as RAES 3.3 types and checks them (ParticipantObservationBoundary,
@@ -16,16 +16,8 @@ const errorsOfText = (text: string, codes?: ReadonlyArray<string>) =>
     .diagnostics.filter((d) => d.severity === 'error' && (codes === undefined || codes.includes(d.code)))
     .map((d) => ({ code: d.code, address: d.address, message: d.message }));
 const errorsOf = (edit: (b: Yaml, doc: Yaml) => void, codes?: ReadonlyArray<string>) => errorsOfText(portalProbeWith((doc) => edit(boundary(doc), doc)), codes);
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
-const invalid = (address: string, message: string | RegExp) => ({
-  code: 'scenario.observation-boundary-invalid',
-  address: address === '' ? AT : `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
+const invalid = (address: string, message: string | RegExp) => expectedDiagnostic('scenario.observation-boundary-invalid', address === '' ? AT : `${AT}.${address}`, message);
 
 describe("an observation boundary's own texts", () => {
   it.each(['projection_basis', 'redaction_policy', 'latency_profile'])('refuses a blank %s, as RAES strips it', (field) => {

@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { POLICY_ADDRESS, Yaml, activityPolicyOf, portalProbeWith } from './scenario-fixtures';
+import { POLICY_ADDRESS, Yaml, activityPolicyOf, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * A v3 policy's resource budget as RAES 3.3 types and checks it (raes/participant_resource_budgets.py:
@@ -26,9 +25,7 @@ const withTokenAmounts = (limit: string, reservation: string): string => {
   return written;
 };
 const errorsOfText = (text: string) =>
-  loadScenario(text)
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+  errorDiagnostics(text);
 const errorsOf = (edit: (b: Yaml, doc: Yaml) => void) =>
   errorsOfText(
     portalProbeWith((doc) => {
@@ -36,16 +33,8 @@ const errorsOf = (edit: (b: Yaml, doc: Yaml) => void) =>
       edit(budget(doc), doc);
     }),
   );
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: `${AT}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
-const invalid = (message: string | RegExp) => ({
-  code: 'participant.autonomous-execution-activity-invalid',
-  address: POLICY_ADDRESS,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', `${AT}.${address}`, message);
+const invalid = (message: string | RegExp) => expectedDiagnostic('participant.autonomous-execution-activity-invalid', POLICY_ADDRESS, message);
 
 describe("a resource budget's fields", () => {
   it('accepts the budget of the fixture: every resource kind, one participant concurrency budget equal to max_in_flight', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { loadScenario } from '../../../domain/scenario';
 
 export const EXAMPLES = join(__dirname, '../../../examples');
 export const PORTAL_PROBE_SCENARIO = join(EXAMPLES, 'portal-probe.scenario.yaml');
@@ -119,3 +120,16 @@ export const activityPolicyOf = (doc: Yaml, profile: string): void => {
     ...(profile.endsWith('/v3') ? { resource_budget: resourceBudget() } : {}),
   };
 };
+
+/** The scenario's error diagnostics, as code, address and message. */
+export const errorDiagnostics = (text: string) =>
+  loadScenario(text)
+    .diagnostics.filter((d) => d.severity === 'error')
+    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
+
+/** What an error diagnostic is expected to be: its message containing a text, or matching an expression. */
+export const expectedDiagnostic = (code: string, address: string, message: string | RegExp = /./) => ({
+  code,
+  address,
+  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
+});

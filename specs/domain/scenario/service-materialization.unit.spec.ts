@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, expectedDiagnostic, errorDiagnostics } from './scenario-fixtures';
 
 /**
  * Content's service_materialization as RAES 3.3's Content model types and checks it (raes/content.py:
@@ -22,14 +21,8 @@ const serviceContent = (more: Yaml = {}): Yaml => ({
 });
 const searchIndex = (more: Yaml = {}): Yaml => serviceContent({ interface_profile: 'service-search-index-schema', requirements: { field_semantics: { title: 'full-text' } }, ...more });
 const errorsOf = (edit: (c: Yaml, doc: Yaml) => void) =>
-  loadScenario(portalProbeWith((doc) => edit(content(doc), doc)))
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address: address === '' ? SM : `${SM}.${address}`,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+  errorDiagnostics(portalProbeWith((doc) => edit(content(doc), doc)));
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', address === '' ? SM : `${SM}.${address}`, message);
 
 describe('a service-content materialization', () => {
   it('takes the default profile, or it written out, and null for absent', () => {

@@ -1,5 +1,4 @@
-import { loadScenario } from '../../../domain/scenario';
-import { Yaml, portalProbeWith } from './scenario-fixtures';
+import { Yaml, portalProbeWith, errorDiagnostics, expectedDiagnostic } from './scenario-fixtures';
 
 /**
  * A node's and content's source as RAES 3.3 reads it (raes/_source.py Source; raes/parser.py expands a
@@ -7,14 +6,8 @@ import { Yaml, portalProbeWith } from './scenario-fixtures';
  */
 
 const errorsOf = (edit: (doc: Yaml) => void) =>
-  loadScenario(portalProbeWith(edit))
-    .diagnostics.filter((d) => d.severity === 'error')
-    .map((d) => ({ code: d.code, address: d.address, message: d.message }));
-const shape = (address: string, message: string | RegExp = /./) => ({
-  code: 'scenario.shape-invalid',
-  address,
-  message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-});
+  errorDiagnostics(portalProbeWith(edit));
+const shape = (address: string, message: string | RegExp = /./) => expectedDiagnostic('scenario.shape-invalid', address, message);
 const WHERE = [
   ['a node', 'nodes.red-workbench', (doc: Yaml): Yaml => doc.nodes['red-workbench']],
   ['content', 'content.participant-observation', (doc: Yaml): Yaml => doc.content['participant-observation']],
