@@ -88,20 +88,21 @@ const outerObservation = (events: readonly BehaviorHistoryEvent[]): ActionResult
   return observed[0]?.action_result as ActionResult;
 };
 
+/** The precondition result the engine states itself, scoped to the result it is part of. */
+const engineVerified = (preconditionId: string, result: ActionResult) => ({
+  precondition_id: preconditionId,
+  precondition_class: 'realization',
+  status: 'satisfied',
+  participant_address: result.participant_address,
+  episode_id: result.episode_id,
+  action_contract_address: result.action_contract_address,
+  observation_point: result.observation_point,
+});
+
 describe('precondition results on the outer action result, which RAES requires of participant action results', () => {
   it('states the engine-verified precondition, scoped to the result, when the participant stated none', () => {
     const result = outerObservation(history);
-    expect(result.preconditions).toEqual([
-      {
-        precondition_id: 'invocation-active',
-        precondition_class: 'realization',
-        status: 'satisfied',
-        participant_address: result.participant_address,
-        episode_id: result.episode_id,
-        action_contract_address: result.action_contract_address,
-        observation_point: result.observation_point,
-      },
-    ]);
+    expect(result.preconditions).toEqual([engineVerified('invocation-active', result)]);
   });
 
   it('keeps the precondition results the participant returned', () => {
@@ -171,17 +172,7 @@ describe('the tool-action results a history records, under RAES rules for partic
 
   it('states the engine-verified admission, scoped to the result, when the result states no precondition', () => {
     const result = toolResultOf(history, 3);
-    expect(result.preconditions).toEqual([
-      {
-        precondition_id: 'tool-action-admitted',
-        precondition_class: 'realization',
-        status: 'satisfied',
-        participant_address: result.participant_address,
-        episode_id: result.episode_id,
-        action_contract_address: result.action_contract_address,
-        observation_point: result.observation_point,
-      },
-    ]);
+    expect(result.preconditions).toEqual([engineVerified('tool-action-admitted', result)]);
   });
 
   it('keeps the precondition results a completed outcome stated', () => {
