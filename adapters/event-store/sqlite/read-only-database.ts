@@ -1,5 +1,7 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { makeTemporaryFolder } from '../../files/temporary-folder';
 
 /**
  * A SQLite file opened for reading only, without writing a byte beside it. SQLite's read-only mode
@@ -11,20 +13,25 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
  * - the file is closed, in rollback mode: it is opened in place, read-only, and SQLite creates nothing.
  * Either way the connection follows a writer that comes or goes later (SQLite reads the journal mode
  * from the header at each read transaction). A WAL file without its `-wal` (closed while another
- * connection kept it in WAL mode, by an older version) cannot be read in place without creating the side
- * files: it is read whole into memory instead, and that copy does not see later writes.
+ * connection kept it in WAL mode, by an older version or another tool) cannot be read in place without
+ * creating the side files: it is read from a copy in a temporary folder instead (on disk, so a long
+ * history does not fill memory), removed when the connection closes; that copy does not see later writes.
  */
 
 const WAL_HEADER_VERSION = 2;
 const ROLLBACK_HEADER_VERSION = 1;
 
-/** Bytes 18 and 19 of the header say WAL (2); an in-memory database cannot be in WAL mode. */
-const asRollbackJournal = (image: Buffer): Buffer => {
-  if (image.length >= 20 && image[18] === WAL_HEADER_VERSION && image[19] === WAL_HEADER_VERSION) {
-    image[18] = ROLLBACK_HEADER_VERSION;
-    image[19] = ROLLBACK_HEADER_VERSION;
+/** Bytes 18 and 19 of the header: 2 for WAL, 1 for a rollback journal. */
+const HEADER_VERSION_OFFSET = 18;
+
+/** The copy's header turned to rollback mode, so that it opens read-only without side files. */
+const asRollbackJournal = (copyPath: string): void => {
+  const fd = openSync(copyPath, 'r+');
+  try {
+    writeSync(fd, Buffer.from([ROLLBACK_HEADER_VERSION, ROLLBACK_HEADER_VERSION]), 0, 2, HEADER_VERSION_OFFSET);
+  } finally {
+    closeSync(fd);
   }
-  return image;
 };
 
 const writerPresent = (path: string): boolean => existsSync(`${path}-wal`);
@@ -48,12 +55,13 @@ const signature = (path: string): string => {
 
 const MAX_COPY_ATTEMPTS = 5;
 
-const copyOfMainFile = (path: string): Buffer | undefined => {
+/** Copies the main file to `copyPath`; false when a writer appeared meanwhile (the file is then read in place). */
+const copyOfMainFile = (path: string, copyPath: string): boolean => {
   for (let attempt = 0; attempt < MAX_COPY_ATTEMPTS; attempt += 1) {
     const before = signature(path);
-    const image = readFileSync(path);
-    if (!writerPresent(path) && signature(path) === before) return image;
-    if (writerPresent(path)) return undefined;
+    copyFileSync(path, copyPath);
+    if (!writerPresent(path) && signature(path) === before) return true;
+    if (writerPresent(path)) return false;
   }
   throw new Error(`"${path}" kept changing while it was read; try again when its writer is idle`);
 };
@@ -76,8 +84,32 @@ const openInPlaceOrCopy = (path: string): Database => {
     if (attempt === SETTLE_ATTEMPTS) break;
     pause(SETTLE_MS);
   }
-  const image = copyOfMainFile(path);
-  return image === undefined ? openInPlace(path) : new BetterSqlite3(asRollbackJournal(image));
+  return openCopy(path);
+};
+
+const openCopy = (path: string): Database => {
+  const folder = makeTemporaryFolder('raes-store-copy-');
+  try {
+    const copyPath = join(folder.path, 'events.sqlite');
+    if (!copyOfMainFile(path, copyPath)) {
+      folder.remove();
+      return openInPlace(path);
+    }
+    asRollbackJournal(copyPath);
+    const copy = openInPlace(copyPath);
+    const close = copy.close.bind(copy);
+    copy.close = () => {
+      try {
+        return close();
+      } finally {
+        folder.remove();
+      }
+    };
+    return copy;
+  } catch (error) {
+    folder.remove();
+    throw error;
+  }
 };
 
 export const openReadOnlyDatabase = (path: string): Database => openInPlaceOrCopy(path);

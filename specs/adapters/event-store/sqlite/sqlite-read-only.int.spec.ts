@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { RecordedEvent } from '../../../../domain/ports/event-store';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../../adapters/event-store/sqlite/sqlite-event-store';
@@ -148,7 +148,7 @@ describe('the SQLite store opened read-only', () => {
     expect(existsSync(`${path}-shm`)).toBe(false);
   });
 
-  it('reads a WAL file left without its -wal from a copy, creating nothing', async () => {
+  it('reads a WAL file left without its -wal from a copy on disk, creating nothing beside it and removing the copy on close', async () => {
     const folder = dir();
     const path = join(folder, 'events.sqlite');
     const writer = openSqliteOrThrow(path);
@@ -162,7 +162,13 @@ describe('the SQLite store opened read-only', () => {
     expect(Object.keys(before)).toEqual(['events.sqlite']);
     const reader = openReadOnly(path);
     expect(await eventIds(reader)).toEqual(['e1']);
+    // On disk, not in memory: a long history would otherwise take its whole size in memory, twice.
+    expect(reader.database.memory).toBe(false);
+    const copy = reader.database.name;
+    expect(copy).not.toBe(path);
+    expect(existsSync(copy)).toBe(true);
     await reader.close();
+    expect(existsSync(dirname(copy))).toBe(false);
     expect(snapshot(folder)).toEqual(before);
   });
 
