@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { StorageFailure } from '../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../domain/ports/storage-failure';
-import { openReadOnlyDatabase } from '../event-store/sqlite/read-only-database';
+import { openReadOnlyDatabase, removingOnClose } from '../event-store/sqlite/read-only-database';
 import { makeFolderOrThrow } from '../files/make-folder';
 import { makeTemporaryFolder } from '../files/temporary-folder';
 
@@ -41,15 +41,7 @@ const temporaryCopy = (path: string): Database => {
     // A scratch file: rollback works (the journal is kept in memory), nothing waits for the disk.
     copy.pragma('journal_mode = MEMORY');
     copy.pragma('synchronous = OFF');
-    const close = copy.close.bind(copy);
-    copy.close = () => {
-      try {
-        return close();
-      } finally {
-        folder.remove();
-      }
-    };
-    return copy;
+    return removingOnClose(copy, folder);
   } catch (error) {
     folder.remove();
     throw error;

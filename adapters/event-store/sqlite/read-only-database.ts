@@ -1,7 +1,7 @@
 import { closeSync, copyFileSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { makeTemporaryFolder } from '../../files/temporary-folder';
+import { makeTemporaryFolder, type TemporaryFolder } from '../../files/temporary-folder';
 
 /**
  * A SQLite file opened for reading only, without writing a byte beside it. SQLite's read-only mode
@@ -96,16 +96,7 @@ const openCopy = (path: string): Database => {
       return openInPlace(path);
     }
     asRollbackJournal(copyPath);
-    const copy = openInPlace(copyPath);
-    const close = copy.close.bind(copy);
-    copy.close = () => {
-      try {
-        return close();
-      } finally {
-        folder.remove();
-      }
-    };
-    return copy;
+    return removingOnClose(openInPlace(copyPath), folder);
   } catch (error) {
     folder.remove();
     throw error;
@@ -113,3 +104,16 @@ const openCopy = (path: string): Database => {
 };
 
 export const openReadOnlyDatabase = (path: string): Database => openInPlaceOrCopy(path);
+
+/** The connection, whose closing also removes the temporary folder its file lives in. */
+export const removingOnClose = (database: Database, folder: TemporaryFolder): Database => {
+  const close = database.close.bind(database);
+  database.close = () => {
+    try {
+      return close();
+    } finally {
+      folder.remove();
+    }
+  };
+  return database;
+};
