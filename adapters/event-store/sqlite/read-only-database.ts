@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { makeTemporaryFolder, type TemporaryFolder } from '../../files/temporary-folder';
@@ -60,6 +60,8 @@ const copyOfMainFile = (path: string, copyPath: string): boolean => {
   for (let attempt = 0; attempt < MAX_COPY_ATTEMPTS; attempt += 1) {
     const before = signature(path);
     copyFileSync(path, copyPath);
+    // The copy keeps the file's mode (read-only, say); it is this process's own, to turn to rollback mode.
+    chmodSync(copyPath, 0o600);
     if (!writerPresent(path) && signature(path) === before) return true;
     if (writerPresent(path)) return false;
   }
