@@ -1,8 +1,6 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
-import { HarnessRuntime, RuntimeManager } from '../../../domain/application';
 import { schedulerStream } from '../../../domain/streams';
-import { probeResult } from '../../../examples/harness/scripted-harness';
-import { compiledScenario, manifest, PARTICIPANT, POLICY, steppingClock } from './support/world';
+import { PARTICIPANT, POLICY, startedProbeManager } from './support/world';
 
 /**
  * The shared clock passes over the ticks on which nothing falls due in one step: a scenario whose
@@ -14,15 +12,7 @@ const FAR = 900_000_000_000;
 describe('the shared clock over ticks on which nothing is due', () => {
   it('reaches a start tick far ahead in one advance, and starts each attempt on its own due tick', async () => {
     const store = new MemoryEventStore();
-    const manager = new RuntimeManager({
-      compiled: compiledScenario({ startTick: FAR, cadenceTicks: FAR, maxActionAttempts: 3, failurePolicy: 'continue' }),
-      manifest: manifest(),
-      runtime: new HarnessRuntime(async (request) => probeResult(request, [])),
-      store,
-      episodeId: 'episode-1',
-      clock: steppingClock(),
-    });
-    await manager.start();
+    const manager = await startedProbeManager(store, { startTick: FAR, cadenceTicks: FAR, maxActionAttempts: 3, failurePolicy: 'continue' });
     expect(manager.nextDueTick()).toBe(FAR);
     const started = Date.now();
     await manager.advance(3 * FAR - manager.tick);

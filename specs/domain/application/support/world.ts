@@ -4,6 +4,9 @@ import { parse, stringify } from 'yaml';
 import { loadManifestDocument, type ManifestDocument } from '../../../../domain/manifest';
 import { loadScenario, type CompiledScenario } from '../../../../domain/scenario';
 import { openSqliteEventStore, type SqliteEventStore } from '../../../../adapters/event-store';
+import type { EventStore } from '../../../../domain/ports/event-store';
+import { HarnessRuntime, RuntimeManager } from '../../../../domain/application';
+import { probeResult } from '../../../../examples/harness/scripted-harness';
 
 /** The portal-probe example, optionally with more participants and another cadence, as the runtime specs use it. */
 
@@ -70,4 +73,18 @@ export const openSqlite = (path: string): SqliteEventStore => {
 export const steppingClock = (start = Date.parse('2026-04-11T10:00:00Z')): (() => Date) => {
   let now = start;
   return () => new Date((now += 1000));
+};
+
+/** A started runtime manager of the example in episode-1 over `store`, its harness returning the probe result at once. */
+export const startedProbeManager = async (store: EventStore, options: WorldOptions = {}): Promise<RuntimeManager> => {
+  const manager = new RuntimeManager({
+    compiled: compiledScenario(options),
+    manifest: manifest(),
+    runtime: new HarnessRuntime(async (request) => probeResult(request, [])),
+    store,
+    episodeId: 'episode-1',
+    clock: steppingClock(),
+  });
+  await manager.start();
+  return manager;
 };
