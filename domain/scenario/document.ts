@@ -162,35 +162,33 @@ const ramBytes = (u: unknown): number | string | undefined => {
   const bytes = Math.trunc(Number(asciiDigits(match[1] as string)) * scale);
   return bytes >= 1 ? bytes : undefined;
 };
-const RamCodec = new t.Type<number | string, unknown, unknown>(
-  'a number of bytes from 1, or a size with a unit such as "4 GiB" (or a ${variable} placeholder)',
-  (u): u is number | string => ramBytes(u) !== undefined,
-  (u, context) => {
-    const bytes = ramBytes(u);
-    return bytes === undefined ? t.failure(u, context) : t.success(bytes);
-  },
-  t.identity,
-);
+/** A codec of the value `read` gives (the input as RAES reads it), refusing what it gives nothing for. */
+const readingCodec = (name: string, read: (u: unknown) => number | string | undefined) =>
+  new t.Type<number | string, unknown, unknown>(
+    name,
+    (u): u is number | string => read(u) !== undefined,
+    (u, context) => {
+      const value = read(u);
+      return value === undefined ? t.failure(u, context) : t.success(value);
+    },
+    t.identity,
+  );
+const RamCodec = readingCodec('a number of bytes from 1, or a size with a unit such as "4 GiB" (or a ${variable} placeholder)', ramBytes);
 
-/** A node's CPU count as RAES reads it (parse_int_or_var, minimum 1): a whole number, a text of one, or a placeholder. */
-const cpuCount = (u: unknown): number | string | undefined => {
-  if (typeof u === 'string' && VARIABLE_REF.test(u)) return u;
-  if (typeof u === 'number') return Number.isInteger(u) && u >= 1 ? u : undefined;
-  if (typeof u !== 'string') return undefined;
-  const text = pythonStrip(u);
-  if (!CPU_TEXT.test(text)) return undefined;
-  const count = Number(asciiDigits(text));
-  return count >= 1 ? count : undefined;
-};
-const CpuCodec = new t.Type<number | string, unknown, unknown>(
-  'an integer from 1 (or a ${variable} placeholder)',
-  (u): u is number | string => cpuCount(u) !== undefined,
-  (u, context) => {
-    const count = cpuCount(u);
-    return count === undefined ? t.failure(u, context) : t.success(count);
-  },
-  t.identity,
-);
+/** A whole number from `min` as RAES's parse_int_or_var reads it: a number, a text of digits, or a placeholder. */
+const wholeNumberOrVariable =
+  (min: number) =>
+  (u: unknown): number | string | undefined => {
+    if (typeof u === 'string' && VARIABLE_REF.test(u)) return u;
+    if (typeof u === 'number') return Number.isInteger(u) && u >= min ? u : undefined;
+    if (typeof u !== 'string') return undefined;
+    const text = pythonStrip(u);
+    if (!CPU_TEXT.test(text)) return undefined;
+    const count = Number(asciiDigits(text));
+    return count >= min ? count : undefined;
+  };
+/** A node's CPU count (parse_int_or_var, minimum 1). */
+const CpuCodec = readingCodec('an integer from 1 (or a ${variable} placeholder)', wholeNumberOrVariable(1));
 
 /** RAES's governed extension syntax x-<owner>:<term> (_BEHAVIOR_SPEC_EXTENSION_KEY_RE, _EXTENSION_MECHANISM_PATTERN), matched whole. */
 const EXTENSION_KEY = /^x-[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -298,19 +296,8 @@ const BooleanOrVariable = new t.Type<boolean | string, unknown, unknown>(
   },
   t.identity,
 );
-/** A whole number from 0 as RAES's parse_int_or_var reads it: a number, a text of digits, or a placeholder; a float is refused where sources are checked. */
-const CountOrVariable = new t.Type<number | string, unknown, unknown>(
-  'an integer >= 0 (or a ${variable} placeholder)',
-  (u): u is number | string => typeof u === 'number' || typeof u === 'string',
-  (u, context) => {
-    if (typeof u === 'number') return Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, context);
-    if (typeof u !== 'string') return t.failure(u, context);
-    if (VARIABLE_REF.test(u)) return t.success(u);
-    const text = pythonStrip(u);
-    return CPU_TEXT.test(text) && Number(asciiDigits(text)) >= 0 ? t.success(Number(asciiDigits(text))) : t.failure(u, context);
-  },
-  t.identity,
-);
+/** A whole number from 0 (parse_int_or_var); a float is refused where sources are checked. */
+const CountOrVariable = readingCodec('an integer >= 0 (or a ${variable} placeholder)', wholeNumberOrVariable(0));
 /** An absolute path (starting with "/") or a placeholder (absolute_path_or_var); `orEmpty` also takes "" where RAES skips the check. */
 const absolutePath = (orEmpty: boolean) =>
   t.refinement(t.string, (s) => (orEmpty && s === '') || VARIABLE_REF.test(s) || s.startsWith('/'), `an absolute path${orEmpty ? ' or ""' : ''} (or a \${variable} placeholder)`);
