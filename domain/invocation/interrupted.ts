@@ -140,6 +140,10 @@ const CLOSED_EVENT: InterruptedInvocationEvent = { type: 'InvocationClosed' };
  * The settlements of an invocation's unsettled tool actions when it closes (docs/rules.md, failure row 7; also failure row 8) or is
  * recovered (section 6): undispatched ones are withheld, dispatched ones without outcome indeterminate.
  * Actions in any other phase are skipped, so a full record list can be handed in.
+ *
+ * These events and recovery's closing are built with their members in canonical (sorted) order, so
+ * canonicalJson writes them with JSON.stringify rather than sorting and concatenating: recovery
+ * appends three of them for each interrupted invocation.
  */
 export const leftoverSettlements = (
   invocationId: string,
@@ -151,21 +155,21 @@ export const leftoverSettlements = (
   for (const action of actions) {
     if (action.phase === 'admitted') {
       events.push({
-        type: 'ToolActionSettled',
+        action_instance_id: action.actionInstanceId,
         at,
         invocation_action_instance_id: invocationId,
-        action_instance_id: action.actionInstanceId,
-        settlement: 'withheld',
         reason: recovered ? 'recovered' : 'invocation_closed',
+        settlement: 'withheld',
+        type: 'ToolActionSettled',
       });
     } else if (action.phase === 'dispatched') {
       events.push({
-        type: 'ToolActionSettled',
+        action_instance_id: action.actionInstanceId,
         at,
         invocation_action_instance_id: invocationId,
-        action_instance_id: action.actionInstanceId,
-        settlement: 'indeterminate',
         reason: recovered ? 'dispatched without outcome when the engine restarted' : 'dispatched without outcome when the invocation returned',
+        settlement: 'indeterminate',
+        type: 'ToolActionSettled',
       });
     }
   }
@@ -179,7 +183,7 @@ export const decideRecovery = (command: RecoverInvocation, state: InterruptedInv
     return refuse('recover', refusal('state_conflict', 'the invocation is not opened: only an opened invocation is recovered'));
   }
   const events = leftoverSettlements(state.invocationId, state.unsettled, command.at, true);
-  events.push({ type: 'InvocationClosed', at: command.at, invocation_action_instance_id: state.invocationId, recovered: true, outcome: 'threw' });
+  events.push({ at: command.at, invocation_action_instance_id: state.invocationId, outcome: 'threw', recovered: true, type: 'InvocationClosed' });
   return decided(events, CLOSED);
 };
 

@@ -12,6 +12,8 @@ import {
   type RecoverInvocation,
 } from '../../../domain/invocation';
 import { toolActionInstanceId } from '../../../domain/addresses';
+import { canonicalJson } from '../../../domain/integrity/canonical-json';
+import type { JsonValue } from '../../../domain/ports/event-store';
 import { run } from './arbitraries';
 import { AT, INVOCATION_ID, activeInvocation, admissionContext, admit, dispatch, reportUnknown, request, resolve } from './fixtures';
 
@@ -81,5 +83,21 @@ describe('the interrupted-invocation fold', () => {
     const resolved = invocationDecider.decide(resolve(1), state);
     if (resolved.answer.kind === 'refused') throw new Error(resolved.answer.refusal.code);
     expect(foldBoth([...events, ...resolved.events]).interrupted).toMatchObject({ unresolvedIndeterminate: [] });
+  });
+
+  it('builds recovery\'s events with their members in canonical order, so their canonical JSON is JSON.stringify\'s', () => {
+    const interrupted: InterruptedInvocation = {
+      status: 'open',
+      invocationId: INVOCATION_ID,
+      admitted: 2,
+      unsettled: [
+        { actionInstanceId: toolActionInstanceId(INVOCATION_ID, 1), phase: 'admitted' },
+        { actionInstanceId: toolActionInstanceId(INVOCATION_ID, 2), phase: 'dispatched' },
+      ],
+      unresolvedIndeterminate: [],
+    };
+    const decision = decideRecovery(recover, interrupted);
+    expect(decision.events.map((event) => event.type)).toEqual(['ToolActionSettled', 'ToolActionSettled', 'InvocationClosed']);
+    for (const event of decision.events) expect(JSON.stringify(event)).toBe(canonicalJson(event as unknown as JsonValue));
   });
 });
