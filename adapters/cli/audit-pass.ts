@@ -113,9 +113,15 @@ export const passOverLog = async (
   const verifier = new IntegrityVerifier(workspace.store.gaplessPositions === true);
   const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
-  const open = new Map<string, Tracked>();
-  /** Streams whose invocation was audited at its closing (see NOT_RESOLVABLE). */
-  const closed = new Map<string, number>();
+  /**
+   * Each invocation stream the pass follows: its events while it is open, then its closing revision
+   * once it was audited at its closing (see NOT_RESOLVABLE). Entries change in place and are never
+   * deleted. A Map that deletes all the time gets a new table every few entries, and V8 keeps a
+   * replaced table, with its entries and a link to its successor, until a full collection: once one is
+   * in the old generation, the events of the open invocations it and every later table name survive
+   * the young collections and are promoted (docs/decisions.md, the audit's map of streams).
+   */
+  const streams = new Map<string, Tracked | number>();
   /** Closed invocations that a resolution followed: their closing revision, by stream. */
   const resolvedLater = new Map<string, number>();
   const episodes = new Set<string>();
@@ -125,7 +131,8 @@ export const passOverLog = async (
   let toolActionCount = 0;
   let usable = true;
 
-  const close = (stream: string, tracked: Tracked, revision: number): void => {
+  /** Audits the invocation at its closing; answers what its stream's entry becomes (see NOT_RESOLVABLE). */
+  const close = (stream: string, tracked: Tracked, revision: number): number => {
     const row: HistoryIndexRow = { participant: tracked.participant, episode: tracked.episode, invocation: tracked.invocation, closingRevision: revision };
     addRow(hash, row);
     episodes.add(tracked.episode);
@@ -133,7 +140,7 @@ export const passOverLog = async (
     const atClosing = foldClosed(stream, row, tracked.events);
     if (atClosing === undefined) {
       usable = false;
-      return;
+      return NOT_RESOLVABLE;
     }
     const { folded, history } = atClosing;
     // verifyHistory lists the triples' findings before the invocations' ones: kept so across invocations.
@@ -144,15 +151,15 @@ export const passOverLog = async (
     const drafts = draftsOf(history);
     if (drafts.some((draft) => draft.invocation !== tracked.invocation)) {
       usable = false;
-      return;
+      return NOT_RESOLVABLE;
     }
     const draft = drafts[0];
-    // Keyed by the opening's stream name: the same string the integrity check keeps as the stream's head.
-    closed.set(tracked.events[0]!.stream, resolvable(folded) ? revision : NOT_RESOLVABLE);
-    if (draft === undefined) return;
-    const audited = auditedInvocation(draft, folded.state);
-    toolActionCount += audited.tool_actions.length;
-    spool.add(audited);
+    if (draft !== undefined) {
+      const audited = auditedInvocation(draft, folded.state);
+      toolActionCount += audited.tool_actions.length;
+      spool.add(audited);
+    }
+    return resolvable(folded) ? revision : NOT_RESOLVABLE;
   };
 
   const visit = (events: readonly RecordedEvent[]): void => {
@@ -161,20 +168,17 @@ export const passOverLog = async (
       verifier.add(event);
       if (!usable) continue;
       const stream = event.stream;
-      const tracked = open.get(stream);
-      if (tracked !== undefined) {
-        tracked.events.push(event);
-        if (event.type === 'InvocationClosed') {
-          open.delete(stream);
-          close(stream, tracked, Number(event.revision));
-        }
+      const followed = streams.get(stream);
+      if (typeof followed === 'object') {
+        followed.events.push(event);
+        // Set again under the key it has: the opening's stream name, the same string the integrity check keeps as the stream's head.
+        if (event.type === 'InvocationClosed') streams.set(stream, close(stream, followed, Number(event.revision)));
         continue;
       }
-      const closing = closed.get(stream);
-      if (closing !== undefined) {
+      if (followed !== undefined) {
         // Only a resolution may follow a closing, and only of an action an operator may still resolve.
-        if (closing === NOT_RESOLVABLE || event.type !== 'ToolActionResolved') usable = false;
-        else resolvedLater.set(stream, closing);
+        if (followed === NOT_RESOLVABLE || event.type !== 'ToolActionResolved') usable = false;
+        else resolvedLater.set(stream, followed);
         continue;
       }
       if (event.type !== 'InvocationOpened') continue;
@@ -189,7 +193,7 @@ export const passOverLog = async (
         usable = false;
         continue;
       }
-      open.set(stream, { participant, episode: name.episodeId, invocation: name.invocationActionInstanceId, events: [event] });
+      streams.set(stream, { participant, episode: name.episodeId, invocation: name.invocationActionInstanceId, events: [event] });
     }
   };
 
