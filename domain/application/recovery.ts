@@ -4,11 +4,10 @@ import type { AttemptOutcome } from '../scheduler';
 import { invocationStream } from '../streams';
 import { invocationAggregate, interruptedInvocationAggregate } from './aggregates';
 import { attemptOutcomeOf, finishAttempt, indeterminateIdsOf } from './attempts';
-import type { OpenInvocationsIndex } from '../ports/open-invocations';
+import type { OpenInvocationEntry, SchedulerSnapshot } from '../ports/open-invocations';
 import type { PolicyParticipant } from './policy-participants';
 import { reportToolProgress } from './progress';
 import { must, type RuntimeContext } from './runtime-context';
-import { catchUpView } from './view-catch-up';
 
 /**
  * Recovers up to this many invocations at a time: their appends share group commits (one fsync for
@@ -47,20 +46,15 @@ const recoverConcurrently = async <T>(items: readonly T[], recover: (item: T, in
 };
 
 /**
- * Start-time recovery, first step: restores every scheduler from its snapshot in the views (or folds its
- * stream). Returns the last tick that ran (at least `lastTick`).
+ * Start-time recovery, first step: restores every scheduler from its snapshot (or folds its stream).
+ * Returns the last tick that ran (at least `lastTick`).
  */
 export const restoreSchedulers = async (
   context: RuntimeContext,
-  openInvocations: OpenInvocationsIndex | undefined,
+  snapshots: ReadonlyMap<string, SchedulerSnapshot> | undefined,
   lastTick: number,
 ): Promise<number> => {
   let currentTick = lastTick;
-  // The views first: the scheduler snapshots are then current to the end of the log. A blank view
-  // (lost, or new) would replay the whole history first: the streams say what recovery needs sooner.
-  const blank = openInvocations?.isBlank?.() === true;
-  const caughtUp = openInvocations !== undefined && !blank && (await catchUpView(openInvocations, context.progress));
-  const snapshots = caughtUp ? openInvocations?.schedulerSnapshots?.() : undefined;
   const unrestored: PolicyParticipant[] = [];
   for (const entry of context.schedulers.byKey.values()) {
     const snapshot = snapshots?.get(entry.scheduler.stream);
@@ -96,19 +90,17 @@ const loadSchedulers = async (context: RuntimeContext, entries: readonly PolicyP
  * Start-time recovery, second step: every interrupted invocation is settled and closed, and its attempt
  * counted, before any new one; then the sweep of attempts the open-invocations view did not list.
  */
-export const recoverInterrupted = async (context: RuntimeContext, openInvocations: OpenInvocationsIndex | undefined): Promise<void> => {
+export const recoverInterrupted = async (context: RuntimeContext, open: readonly OpenInvocationEntry[] | undefined): Promise<void> => {
   const schedulers = context.schedulers.byKey;
   const owners = new Map<string, PolicyParticipant>();
   for (const entry of schedulers.values()) {
     for (const actionInstanceId of entry.scheduler.state.inFlight.values()) owners.set(actionInstanceId, entry);
   }
-  if (openInvocations !== undefined) {
+  if (open !== undefined) {
     const seen = new Set<string>();
     // The view lists every episode's open invocations: another episode's are never touched here.
     const episodeId = context.options.episodeId;
-    const listed = openInvocations
-      .listOpen()
-      .filter((row) => row.episode_id === episodeId && !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
+    const listed = open.filter((row) => row.episode_id === episodeId && !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
     await recoverConcurrently(listed, (row) => {
       const invocationId = row.invocation_action_instance_id;
       const fold = row.recovery !== undefined && row.revision !== undefined ? { recovery: row.recovery, revision: row.revision } : undefined;

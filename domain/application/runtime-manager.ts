@@ -10,6 +10,7 @@ import { resetSharedClock, resolve, restartScheduler, type OperatorResult } from
 import { policyParticipantsOf, schedulerKey, type PolicyParticipant } from './policy-participants';
 import { reportProgress, reportToolProgress, type RuntimeProgress } from './progress';
 import { recoverInterrupted, recoverSchedulers, restoreSchedulers } from './recovery';
+import { readRecoveryView } from './recovery-view';
 import { must, type RuntimeContext } from './runtime-context';
 import type { AttachedPort, RuntimeManagerOptions } from './runtime-options';
 import { catchUpView } from './view-catch-up';
@@ -87,8 +88,9 @@ export class RuntimeManager {
    * (the first tick catches them up too; `viewsCurrent()` and `close()` wait for it).
    */
   async start(): Promise<void> {
-    this.currentTick = await restoreSchedulers(this.context, this.openInvocations, this.currentTick);
-    if (this.context.options.ownership === undefined) await recoverInterrupted(this.context, this.openInvocations);
+    const view = await readRecoveryView(this.openInvocations, this.context.progress);
+    this.currentTick = await restoreSchedulers(this.context, view?.schedulerSnapshots, this.currentTick);
+    if (this.context.options.ownership === undefined) await recoverInterrupted(this.context, view?.open);
     else await recoverSchedulers(this.context, this.ownedEntries((participant) => this.context.owns(participant)));
     this.started = true;
     this.recoveryViews = catchUpView(this.openInvocations, this.context.progress);

@@ -19,10 +19,23 @@ export interface SchedulerSnapshot {
   readonly revision: number;
 }
 
+/** The open invocations (every episode's, oldest first) and the scheduler snapshots, as of the end of the log. */
+export interface CurrentOpenInvocations {
+  readonly open: readonly OpenInvocationEntry[];
+  readonly schedulerSnapshots: ReadonlyMap<string, SchedulerSnapshot>;
+}
+
 /** Keeps the open-invocations read model current and lists it (every episode's); recovery starts from it. */
 export interface OpenInvocationsIndex {
   catchUp(): Promise<unknown>;
   listOpen(): readonly OpenInvocationEntry[];
+  /**
+   * The view's rows and snapshots with the events past its checkpoint folded in memory, without
+   * writing the view (it catches up after recovery); undefined when they cannot be had so (a blank
+   * view, one a projection's other version wrote, a tail that could not be read or applied): start()
+   * then catches the view up and reads it.
+   */
+  current?(): Promise<CurrentOpenInvocations | undefined>;
   /** Scheduler states by stream, as of the last catch-up; without them start() folds every scheduler stream. */
   schedulerSnapshots?(): ReadonlyMap<string, SchedulerSnapshot>;
   /**

@@ -168,6 +168,70 @@ describe('recovery after a restart', () => {
     expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({ status: 'stopped', unresolved: new Set([tool(2)]) });
   });
 
+  /** Attempt 1 succeeds, the views caught up after its tick; attempt 2 completes call-1, dispatches call-2, admits call-3 and dies. */
+  const engineDiesAfterViewsApplied = async () => {
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    let attempts = 0;
+    const first = managerOn(async (request, _snapshot, port) => {
+      if (++attempts === 1) return probeResult(request, [await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true)]);
+      await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+      const dispatched = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+      if (dispatched.admitted) await port!.dispatch(dispatched.action_instance_id);
+      await port!.admit({ ...requestOf(port!), tool_call_id: 'call-3' });
+      interrupted();
+      await new Promise<never>(() => undefined); // the engine dies here
+      return probeResult(request, []);
+    });
+    await first.manager.start();
+    await first.manager.advance(1);
+    void first.manager.advance(2);
+    await reachedCrash;
+    return first;
+  };
+
+  it('folds what the views had not applied in memory, and catches the views up only after recovery', async () => {
+    const first = await engineDiesAfterViewsApplied();
+    expect(listOpenInvocations(sqliteViews(first.views))).toEqual([]); // the views never saw attempt 2 open
+    const interrupted = `${POLICY}:${PARTICIPANT}:2`;
+
+    // What the invocation's stream held each time the views were caught up, read as the catch-up starts.
+    const atCatchUps: Promise<string[]>[] = [];
+    const second = managerOn(
+      async (request) => probeResult(request, []),
+      (views, store) => {
+        const index = openInvocationsIndex(store, views);
+        return { ...index, catchUp: () => (atCatchUps.push(typesOf(store, invocationStream('episode-1', interrupted))), index.catchUp()) };
+      },
+    );
+    await second.manager.start();
+    expect(await second.manager.getOperation(`${interrupted}:tool=1`)).toMatchObject({ settlement: 'completed' });
+    expect(await second.manager.getOperation(`${interrupted}:tool=2`)).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(`${interrupted}:tool=3`)).toMatchObject({ settlement: 'withheld' });
+    expect(await second.manager.getOperation(interrupted)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
+    expect(second.manager.schedulerStatus(POLICY, PARTICIPANT)).toMatchObject({
+      status: 'stopped',
+      attemptsStarted: 2,
+      inFlight: new Map(),
+      unresolved: new Set([`${interrupted}:tool=2`]),
+    });
+    await second.manager.viewsCurrent();
+    expect(atCatchUps).toHaveLength(1);
+    expect(await atCatchUps[0]).toContain('InvocationClosed');
+    expect(listOpenInvocations(sqliteViews(second.views))).toEqual([]);
+    const closes = (await typesOf(second.store, invocationStream('episode-1', interrupted))).filter((type) => type === 'InvocationClosed');
+    expect(closes).toHaveLength(1);
+  });
+
+  it('lists from the views and the log in memory exactly what a catch-up of the views lists', async () => {
+    const first = await engineDiesAfterViewsApplied();
+    const index = openInvocationsIndex(first.store, first.views);
+    const current = await index.current!();
+    expect(current?.open).toEqual([expect.objectContaining({ invocation_action_instance_id: `${POLICY}:${PARTICIPANT}:2` })]);
+    await index.catchUp();
+    expect(current).toEqual({ open: index.listOpen(), schedulerSnapshots: index.schedulerSnapshots!() });
+  });
+
   it('with the views file lost, is ready from the streams without first replaying the history into the view', async () => {
     const first = await engineDiesAfter(async (port) => {
       await callTool(port, 'call-1', PORTAL_CLIENT, async () => true);
