@@ -6,6 +6,7 @@ import { parseInvocationStream } from '../../domain/streams';
 import {
   ProjectionRunner,
   openInvocationsProjection,
+  participantHistoryProjection,
   schedulersProjection,
   renderRecordedInvocationHistory,
   verifyHistory,
@@ -17,6 +18,7 @@ import {
   type Projection,
 } from '../../projections';
 import type { OpenInvocationsReads } from '../../projections/open-invocations';
+import type { ParticipantHistoryReads } from '../../projections/participant-history/view';
 import type { SchedulersReads } from '../../projections/schedulers/view';
 import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
@@ -25,8 +27,8 @@ import type { Workspace } from './workspace';
 
 /**
  * The audit's one read of the log, in position order: every event goes through the integrity check,
- * the views the audit reads are caught up from the same pages (or, on a cold start, the open
- * invocations and schedulers folded into rows of the pass's own: see derivedViews), and each
+ * the views the audit reads are caught up from the same pages (or, on a cold start, folded into rows
+ * of the pass's own: see derivedViews), and each
  * invocation's events are kept only while it is open. When it closes, its history is rendered and verified and its audited form
  * spooled to a file. An operator's resolution of an indeterminate action comes after the closing: the
  * few invocations resolved later are read again from the store at the end and audited as they stand.
@@ -37,13 +39,17 @@ import type { Workspace } from './workspace';
  * the view as it is (a damaged view then shows in the findings).
  */
 
-/** The views the audit lists its open invocations, schedulers and episodes from once the pass is over. */
-export type PassViews = { readonly openInvocations: OpenInvocationsReads; readonly schedulers: SchedulersReads };
+/** The views the audit lists its closed invocations, open invocations, schedulers and episodes from once the pass is over. */
+export type PassViews = {
+  readonly participantHistory: ParticipantHistoryReads;
+  readonly openInvocations: OpenInvocationsReads;
+  readonly schedulers: SchedulersReads;
+};
 
 export type PassResult = {
   readonly integrity: IntegrityReport;
   readonly caught: CatchUpResult;
-  /** The open invocations and schedulers: folded in memory by the pass, or the views file's. */
+  /** The views the audit reads: folded in memory by the pass, or the views file's. */
   readonly views: PassViews;
   readonly spool: InvocationSpool;
   /** Whether every invocation was rendered as the view's rows would render it; false sends the caller to the view. */
@@ -106,7 +112,7 @@ export const passOverLog = async (
   projections: readonly Projection<AllProjectionViews>[],
   filter: HistoryFilter,
   render: RenderInvocation,
-  /** Whether the open invocations and schedulers may be folded in memory (see derivedViews): for a caller that reads them only from the result. */
+  /** Whether the views the audit reads may be folded in memory (see derivedViews): for a caller that reads them only from the result. */
   foldInMemory = false,
 ): Promise<PassResult> => {
   const derived = foldInMemory ? derivedViews(workspace, projections) : undefined;
@@ -204,10 +210,15 @@ export const passOverLog = async (
   try {
     caught = await runner.catchUpAlong(visit);
     if (derived !== undefined) {
+      derived.end();
       if (derived.failed) {
-        // A fold that throws is the projection's failure: caught up in the views file, it is reported as the runner reports it.
-        const again = await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: derived.folded }).catchUp();
-        if (caught.kind === 'caught_up' && again.kind !== 'caught_up') caught = again;
+        // A fold that throws is the projection's failure: caught up in the views file, it is reported as
+        // the runner reports it. The participant history's failure comes first, as it did when its view
+        // was caught up along the pass and only the other two were folded.
+        for (const group of CAUGHT_UP_AFTER_A_FAILED_FOLD) {
+          const again = await new ProjectionRunner({ store: workspace.store, views: workspace.views, projections: group }).catchUp();
+          if (caught.kind === 'caught_up' && again.kind !== 'caught_up') caught = again;
+        }
       } else views = derived.memory;
     }
     if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
@@ -230,8 +241,12 @@ export const passOverLog = async (
   };
 };
 
-/** The projections the pass folds in memory rather than catching their views up: their rows are only listed at the end. */
-const FOLDED_IN_MEMORY: readonly Projection<AllProjectionViews>[] = [openInvocationsProjection, schedulersProjection];
+/**
+ * The projections the pass folds in memory rather than catching their views up (their rows are only
+ * read at the end), in the groups a failed fold catches them up in the views file.
+ */
+const CAUGHT_UP_AFTER_A_FAILED_FOLD: readonly (readonly Projection<AllProjectionViews>[])[] = [[participantHistoryProjection], [openInvocationsProjection, schedulersProjection]];
+const FOLDED_IN_MEMORY: readonly Projection<AllProjectionViews>[] = CAUGHT_UP_AFTER_A_FAILED_FOLD.flat();
 
 type Derived = {
   readonly memory: PassFoldViews;
@@ -239,13 +254,21 @@ type Derived = {
   readonly rest: readonly Projection<AllProjectionViews>[];
   failed: boolean;
   fold(events: readonly RecordedEvent[]): void;
+  /** Ends the open invocations' and schedulers' one page, once every event went by. */
+  end(): void;
 };
 
 /**
- * The open invocations and schedulers folded by their own projections over the pass's pages into
- * rows kept for the pass (pass-views.ts), when the views file has never held them (a cold start): the
- * rows are then those the catch-up would write, without a select and an upsert per event. A views file
- * that holds them (even damaged) is caught up and read as it is.
+ * The participant history index, open invocations and schedulers folded by their own projections over
+ * the pass's pages into rows kept for the pass (pass-views.ts), when the views file has never held them
+ * (a cold start): the rows are then those the catch-up would write, without a views transaction per
+ * read, nor a select and an upsert per event. A views file that holds them (even damaged) is caught up
+ * and read as it is.
+ *
+ * The open invocations and schedulers fold the whole pass as one page, ended once at the end: an
+ * invocation that opens and closes within a page is neither folded nor written (its recovery fold is
+ * needed only while it is open), so only those still open at the end are folded. The participant
+ * history ends a page at every read, which keeps its page's memory small and young.
  */
 const derivedViews = (workspace: Workspace, projections: readonly Projection<AllProjectionViews>[]): Derived | undefined => {
   const folded = FOLDED_IN_MEMORY.filter((projection) => projections.includes(projection));
@@ -256,6 +279,7 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
     return undefined;
   }
   const memory = new PassFoldViews();
+  participantHistoryProjection.setup(memory);
   openInvocationsProjection.setup(memory);
   schedulersProjection.setup(memory);
   const derived: Derived = {
@@ -266,9 +290,19 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
     fold: (events) => {
       if (derived.failed) return;
       try {
+        for (const event of events) participantHistoryProjection.apply(memory, event);
+        participantHistoryProjection.endPage?.(memory);
         for (const event of events) openInvocationsProjection.apply(memory, event);
-        openInvocationsProjection.endPage?.(memory);
         for (const event of events) schedulersProjection.apply(memory, event);
+      } catch {
+        for (const projection of folded) projection.discardPending?.();
+        derived.failed = true;
+      }
+    },
+    end: () => {
+      if (derived.failed) return;
+      try {
+        openInvocationsProjection.endPage?.(memory);
         schedulersProjection.endPage?.(memory);
       } catch {
         for (const projection of folded) projection.discardPending?.();

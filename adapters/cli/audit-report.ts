@@ -274,7 +274,7 @@ export const streamAudit = async (
     const chosen = await choose(asked, pass.views);
     if (!chosen.ok) return chosen;
     const filter = chosen.value;
-    const history = workspace.views.participantHistory;
+    const history = pass.views.participantHistory;
     const episode = filter.episode;
     const fromPass =
       pass.usable && (episode === undefined || [...pass.episodes].every((seen) => seen === episode)) && digestRows(history.eachClosedInvocation(filter)) === pass.rowsDigest;

@@ -1,20 +1,58 @@
 import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from '../../projections/open-invocations';
+import type { HistoryFilter, HistoryIndexRow, OpenedFor, ParticipantHistoryReads, ParticipantHistoryWrites } from '../../projections/participant-history/view';
 import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../projections/schedulers/view';
 
 /** UTF-8 byte order, as SQLite's BINARY collation sorts the views file's rows. */
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 /**
- * The open invocations and schedulers one audit pass folds (see derivedViews in audit-pass.ts), kept
- * for the length of the pass and listed once at its end. Unlike MemoryViews it keeps what the
- * projections hand it without copying (they save a status once per page and fold a copy of it, and
- * write a fold back as they changed it), and it has no transactions: a fold that throws is redone in
- * the views file. Its lists are in the views file's order, the schedulers' rows as JSON would read
- * them back.
+ * The participant history index, open invocations and schedulers one audit pass folds (see
+ * derivedViews in audit-pass.ts), kept for the length of the pass and read once at its end. Unlike
+ * MemoryViews it keeps what the projections hand it without copying (they save a status once per page
+ * and fold a copy of it, and write a fold back as they changed it), and it has no transactions: a fold
+ * that throws is redone in the views file. Its lists are in the views file's order, the schedulers'
+ * rows as JSON would read them back.
  */
 export class PassFoldViews {
+  readonly participantHistory = new PassParticipantHistory();
   readonly openInvocations = new PassOpenInvocations();
   readonly schedulers = new PassSchedulers();
+}
+
+/** The index rows in the order they closed, as the views file's `seq` orders them. */
+class PassParticipantHistory implements ParticipantHistoryWrites, ParticipantHistoryReads {
+  private rows: HistoryIndexRow[] = [];
+  private readonly kept = new Map<string, OpenedFor>();
+  setup(): void {}
+  reset(): void {
+    this.rows = [];
+    this.kept.clear();
+  }
+  appendClosed(row: HistoryIndexRow): void {
+    this.rows.push(row);
+  }
+  keepOpened(stream: string, openedFor: OpenedFor): void {
+    // The views file keeps an open invocation by its stream's primary key: a second one is refused there too.
+    if (this.kept.has(stream)) throw new Error(`the invocation of stream '${stream}' is kept open already`);
+    this.kept.set(stream, openedFor);
+  }
+  opened(stream: string): OpenedFor | undefined {
+    return this.kept.get(stream);
+  }
+  forgetOpened(stream: string): void {
+    this.kept.delete(stream);
+  }
+  closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
+    return this.rows.filter(
+      (row) =>
+        (filter.participant === undefined || row.participant === filter.participant) &&
+        (filter.episode === undefined || row.episode === filter.episode) &&
+        (filter.invocation === undefined || row.invocation === filter.invocation),
+    );
+  }
+  eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow> {
+    return this.closedInvocations(filter);
+  }
 }
 
 class PassOpenInvocations implements OpenInvocationsWrites, OpenInvocationsReads {
