@@ -18,17 +18,30 @@ export const shown = (value: string): string => {
   return escapeUnshowable(text);
 };
 
-/** A table whose every cell is shown (see `shown`), its columns padded to their widest cell. */
+/**
+ * A table whose every cell is shown (see `shown`), its columns padded to their widest cell. Plain
+ * loops, no closure made per call: the audit draws one table per invocation.
+ */
 export const table = (headerRow: readonly string[], rowsGiven: readonly (readonly string[])[]): string => {
-  const headers = headerRow.map(shown);
-  const rows = rowsGiven.map((row) => row.map(shown));
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(headers), ...rows.map(line)].map((text) => `${text}\n`).join('');
+  const lines: string[][] = [headerRow.map(shown)];
+  for (const row of rowsGiven) lines.push(row.map(shown));
+  const widths = lines[0]!.map((header) => header.length);
+  for (let r = 1; r < lines.length; r++) {
+    const cells = lines[r]!;
+    for (let column = 0; column < widths.length; column++) widths[column] = Math.max(widths[column]!, (cells[column] ?? '').length);
+  }
+  let text = '';
+  for (const cells of lines) text += `${tableLine(cells, widths)}\n`;
+  return text;
+};
+
+/** A row of a table: every cell but the last padded to its column's width, two spaces apart. */
+const tableLine = (cells: readonly string[], widths: readonly number[]): string => {
+  const last = cells.length - 1;
+  let line = '';
+  for (let column = 0; column < last; column++) line += `${cells[column]!.padEnd(widths[column] ?? 0)}  `;
+  if (last >= 0) line += cells[last]!;
+  return line.trimEnd();
 };
 
 /** 2026-12-02T15:47:01.123Z -> 15:47:01.123 (UTC); '-' when absent. */
