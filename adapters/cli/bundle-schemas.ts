@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020';
 
 /**
  * The schemas a bundle's history is checked against offline: RAES's published ones (vendored under
  * schemas/raes/) and the project's extensions of them (schemas/), each extension whole, which includes
- * its RAES base. Read from the package's own files, compiled once on first use.
+ * its RAES base. Read from the package's own files, compiled once on first use; the validator library
+ * is loaded then too, not at the start of every command.
  */
 
 const SCHEMAS = resolve(__dirname, '../../schemas');
@@ -22,6 +22,8 @@ let compiled: HistoryValidators | undefined;
 
 export const historyValidators = (): HistoryValidators => {
   if (compiled !== undefined) return compiled;
+  const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
   const ajv = new Ajv2020({ allErrors: false, strict: false });
   addFormats(ajv);
   for (const name of ['participant-behavior-history-event-stream-v1.json', 'participant-history-view-v1.json', 'operation-status-v1.json']) {
