@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ActionResult } from './action-result';
 import type { InvocationEvent, Settlement } from './events';
 import { foldInvocationEvents } from './evolve';
 import type { InvocationState, OpenedInvocation, SettledToolAction } from './state';
+import { sha256Hex } from '../integrity/chain';
 
 /**
  * The RAES behavior history a closed invocation yields (docs/rules.md, history): one triple per settled
@@ -85,7 +85,7 @@ export const behaviorEventBody = (event: BehaviorEventBody): BehaviorEventBody =
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+const sha256 = (text: string): string => `sha256:${sha256Hex(text)}`;
 
 /** Each digest chains the previous one, so it names the whole state after the action. */
 const nextDigest = (previous: string, actionInstanceId: string, result: ActionResult): string =>
