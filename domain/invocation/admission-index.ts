@@ -70,6 +70,13 @@ export const indexAdmissionContext = (context: AdmissionContext): AdmissionIndex
   return index;
 };
 
+/**
+ * The index of an opened invocation's admission context, built when a decision first needs it: an
+ * invocation only folded (the audit's, the history's) never builds one.
+ */
+export const admissionIndexOf = (state: { readonly admissionContext: AdmissionContext }): AdmissionIndex =>
+  indexAdmissionContext(state.admissionContext);
+
 const buildIndex = (context: AdmissionContext): AdmissionIndex => {
   const bindings = new Map<string, Map<string, Map<string, IndexedBinding[]>>>();
   for (const binding of context.affordance_bindings) {

@@ -1,5 +1,5 @@
 import type { ExecutionOffer } from './admission-context';
-import { bindingsFor, offersFor, type IndexedBinding, type IndexedOffer } from './admission-index';
+import { admissionIndexOf, bindingsFor, offersFor, type IndexedBinding, type IndexedOffer } from './admission-index';
 import { refusal, type Refusal } from './refusal-codes';
 import type { InvocationState, OpenedInvocation, ToolActionRecord } from './state';
 import { ToolActionRequestCodec, sameToolActionRequest, toolCallIdProblem, type ToolActionRequest } from './tool-action-request';
@@ -90,7 +90,7 @@ export const staleGeneration = (request: ToolActionRequest, state: OpenedInvocat
 // Rule 5: exactly one compiled affordance binding matches affordance, action and participant.
 export const affordanceUnbound = (request: ToolActionRequest, state: OpenedInvocation): IndexedBinding | Refusal => {
   const matches = bindingsFor(
-    state.index,
+    admissionIndexOf(state),
     request.tool_affordance_address,
     request.action_contract_address,
     request.participant_address,
@@ -123,7 +123,7 @@ export const targetUnbound = (request: ToolActionRequest, binding: IndexedBindin
 
 // Rule 7: the action has no shared-time binding.
 export const sharedTimeBound = (request: ToolActionRequest, state: OpenedInvocation): Refusal | undefined =>
-  state.index.sharedTimeBoundActions.has(request.action_contract_address)
+  admissionIndexOf(state).sharedTimeBoundActions.has(request.action_contract_address)
     ? refusal(
         'shared_time_bound',
         `${request.action_contract_address} has a shared-time binding and cannot run as a tool action`,
@@ -137,7 +137,7 @@ const covers = (offer: IndexedOffer, targets: readonly string[]): boolean => {
 
 // Rule 8: exactly one offer covers the action, the implementation and the targets.
 export const offerUnmatched = (request: ToolActionRequest, state: OpenedInvocation): ExecutionOffer | Refusal => {
-  const candidates = offersFor(state.index, request.action_contract_address, request.participant_implementation_ref);
+  const candidates = offersFor(admissionIndexOf(state), request.action_contract_address, request.participant_implementation_ref);
   let covering: ExecutionOffer | undefined;
   let count = 0;
   if (candidates !== undefined) {

@@ -1,4 +1,3 @@
-import { indexAdmissionContext } from './admission-index';
 import type {
   InvocationClosed,
   InvocationEvent,
@@ -41,7 +40,6 @@ const nextOpened = (state: OpenedInvocation, changes: OpenedChanges): OpenedInvo
   portValues: state.portValues,
   outerAction: state.outerAction,
   admissionContext: state.admissionContext,
-  index: state.index,
   lifecycle: changes.lifecycle ?? state.lifecycle,
   toolActions: changes.toolActions ?? state.toolActions,
   positionByToolCallId: changes.positionByToolCallId ?? state.positionByToolCallId,
@@ -215,7 +213,6 @@ export const evolve = (state: InvocationState, event: InvocationEvent): Invocati
       portValues: event.port_values,
       outerAction: event.outer_action,
       admissionContext: event.admission_context,
-      index: indexAdmissionContext(event.admission_context),
       lifecycle: INACTIVE,
       toolActions: NO_TOOL_ACTIONS,
       positionByToolCallId: NO_POSITIONS,

@@ -1,6 +1,5 @@
 import type { ActionResult } from './action-result';
 import type { AdmissionContext } from './admission-context';
-import type { AdmissionIndex } from './admission-index';
 import type { ResolvedEffect, WithheldReason } from './events';
 import type { InvocationPortValues, OuterAction } from './port-values';
 import type { ToolActionRequest } from './tool-action-request';
@@ -74,7 +73,6 @@ export interface OpenedInvocation {
   readonly portValues: InvocationPortValues;
   readonly outerAction: OuterAction;
   readonly admissionContext: AdmissionContext;
-  readonly index: AdmissionIndex;
   readonly lifecycle: InvocationLifecycle;
   /** In admission order: the action with ordinal n is at position n - 1. */
   readonly toolActions: readonly ToolActionRecord[];

@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import { ActionResultCodec, TERMINAL_TOOL_STATUSES, evidenceRefsOf, type ActionResult } from './action-result';
 import { describeValidationError } from './decode-errors';
+import { admissionIndexOf } from './admission-index';
 import { refusal, type Refusal } from './refusal-codes';
 import { identityMismatchOf, preconditionDefect } from './result-identity';
 import type { DispatchedToolAction, OpenedInvocation, ToolActionRecord } from './state';
@@ -18,9 +19,10 @@ export const actionUnknown = (state: OpenedInvocation, actionInstanceId: string)
 
 const declaredEvidence = (state: OpenedInvocation, action: DispatchedToolAction): ReadonlySet<string> => {
   const declared = new Set<string>();
-  const boundary = state.index.boundaryEvidence.get(action.request.observation_boundary_address);
+  const index = admissionIndexOf(state);
+  const boundary = index.boundaryEvidence.get(action.request.observation_boundary_address);
   if (boundary !== undefined) for (const ref of boundary) declared.add(ref);
-  const offer = state.index.offersById.get(action.offerBindingId);
+  const offer = index.offersById.get(action.offerBindingId);
   if (offer !== undefined) for (const ref of offer.evidence_refs) declared.add(ref);
   return declared;
 };
@@ -37,8 +39,9 @@ const outcomeDefect = (state: OpenedInvocation, action: DispatchedToolAction, re
       : `${mismatch.field} ${sent} is not ${mismatch.expected}`;
   }
   const declared = declaredEvidence(state, action);
+  const { withheldRefs } = admissionIndexOf(state);
   for (const ref of evidenceRefsOf(result)) {
-    if (state.index.withheldRefs.has(ref)) return `evidence ref ${ref} is withheld by the exposure policy`;
+    if (withheldRefs.has(ref)) return `evidence ref ${ref} is withheld by the exposure policy`;
     if (!declared.has(ref)) return `evidence ref ${ref} is not declared by the boundary or the offer`;
   }
   return preconditionDefect(result);

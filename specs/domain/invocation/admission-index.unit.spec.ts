@@ -1,4 +1,5 @@
 import { foldInvocationEvents, invocationDecider, type InvocationState } from '../../../domain/invocation';
+import { admissionIndexOf } from '../../../domain/invocation/admission-index';
 import { activeInvocation, admissionContext, admit, admitted, request } from './fixtures';
 
 /**
@@ -8,7 +9,7 @@ import { activeInvocation, admissionContext, admit, admitted, request } from './
  */
 const indexOf = (state: InvocationState) => {
   if (state.status !== 'opened') throw new Error('the invocation did not open');
-  return state.index;
+  return admissionIndexOf(state);
 };
 
 describe('the admission index of open invocations', () => {
