@@ -32,6 +32,11 @@ export const initialSchedulerState = (): SchedulerState => ({
   lastTick: null,
 });
 
+/**
+ * Events are built with their members in canonical (sorted) order: canonicalJson then writes each with
+ * JSON.stringify, for its id's digest, instead of sorting and concatenating (every attempt appends
+ * two, and recovery one for each interrupted invocation).
+ */
 type Decision = E.Either<SchedulerRefusal, readonly SchedulerEvent[]>;
 
 const refuse = (code: SchedulerRefusalCode, message: string): Decision => E.left({ code, message });
@@ -54,16 +59,16 @@ const startAttempt = (command: StartAttempt, state: SchedulerState): Decision =>
   const attempt = state.attemptsStarted + 1;
   return E.right([
     {
-      type: 'AttemptStarted',
-      policy_address: policy.policy_address,
-      participant_address: policy.participant_address,
-      attempt,
-      action_instance_id: outerActionInstanceId(policy.policy_address, policy.participant_address, attempt),
       action_contract_address: actionForAttempt(policy, attempt),
-      tick,
-      observation_point: observationPoint(policy.clock_address, state.executionGeneration, tick),
-      execution_generation: state.executionGeneration,
+      action_instance_id: outerActionInstanceId(policy.policy_address, policy.participant_address, attempt),
       at: command.at,
+      attempt,
+      execution_generation: state.executionGeneration,
+      observation_point: observationPoint(policy.clock_address, state.executionGeneration, tick),
+      participant_address: policy.participant_address,
+      policy_address: policy.policy_address,
+      tick,
+      type: 'AttemptStarted',
     },
   ]);
 };
@@ -73,30 +78,30 @@ const finishAttempt = (command: FinishAttempt, state: SchedulerState): Decision 
   if (actionInstanceId === undefined) return refuse('attempt_unknown', `attempt ${command.attempt} is not in flight`);
   const events: SchedulerEvent[] = [
     {
-      type: 'AttemptFinished',
-      attempt: command.attempt,
       action_instance_id: actionInstanceId,
-      outcome: command.outcome,
-      indeterminate_action_ids: command.indeterminate_action_ids,
       at: command.at,
+      attempt: command.attempt,
+      indeterminate_action_ids: command.indeterminate_action_ids,
+      outcome: command.outcome,
+      type: 'AttemptFinished',
     },
   ];
   if (state.status === 'running') {
     if (command.indeterminate_action_ids.length > 0) {
       events.push({
-        type: 'SchedulerStopped',
-        reason: 'indeterminate_tool_action',
         action_instance_id: actionInstanceId,
-        indeterminate_action_ids: command.indeterminate_action_ids,
         at: command.at,
+        indeterminate_action_ids: command.indeterminate_action_ids,
+        reason: 'indeterminate_tool_action',
+        type: 'SchedulerStopped',
       });
     } else if (command.outcome !== 'succeeded' && command.policy.failure_policy === 'stop') {
       events.push({
-        type: 'SchedulerStopped',
-        reason: 'failure_policy',
         action_instance_id: actionInstanceId,
-        indeterminate_action_ids: [],
         at: command.at,
+        indeterminate_action_ids: [],
+        reason: 'failure_policy',
+        type: 'SchedulerStopped',
       });
     }
   }

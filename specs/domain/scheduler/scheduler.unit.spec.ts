@@ -8,6 +8,8 @@ import {
   type SchedulerPolicy,
   type SchedulerState,
 } from '../../../domain/scheduler';
+import { canonicalJson } from '../../../domain/integrity/canonical-json';
+import type { JsonValue } from '../../../domain/ports/event-store';
 
 const policy: SchedulerPolicy = {
   policy_address: 'participant.autonomous-execution.participant-behavior',
@@ -150,5 +152,16 @@ describe('scheduler decider', () => {
       observation_point: 'time.clock.shared@segment=1,tick=2',
       attempt: 2,
     });
+  });
+});
+
+describe('the scheduler events as decided', () => {
+  it('have their members in canonical order, so their canonical JSON is JSON.stringify\'s', () => {
+    const stopPolicy: SchedulerPolicy = { ...policy, max_in_flight: 2 };
+    const events = given(start(2, stopPolicy), start(5, stopPolicy), finish(1, 'succeeded', ['tool-1'], stopPolicy));
+    const failed = given(start(2), finish(1, 'failed'));
+    const decided = [...events, ...failed];
+    expect(new Set(decided.map((event) => event.type))).toEqual(new Set(['AttemptStarted', 'AttemptFinished', 'SchedulerStopped']));
+    for (const event of decided) expect(JSON.stringify(event)).toBe(canonicalJson(event as unknown as JsonValue));
   });
 });
