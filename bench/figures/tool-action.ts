@@ -30,7 +30,8 @@ type Paths = { twoCalls: Path; combined: Path };
 const newPaths = (): Paths => ({ twoCalls: { ms: [], inF: [] }, combined: { ms: [], inF: [] } });
 
 export const toolActionFigure = async (quick: boolean): Promise<FigureResult> => {
-  const rounds = quick ? 6 : 20;
+  // The chain's cost is a few percent of a call whose p50 moves by more from round to round: many rounds.
+  const rounds = quick ? 6 : 60;
   const warmupInvocations = 2;
   const chainedPaths = newPaths();
   const plainPaths = newPaths();
