@@ -25,7 +25,8 @@ import { outerResult } from './port-world';
  * long histories. The views (open invocations, scheduler snapshots) were current at the crash, as a
  * running manager keeps them. Timed: a new runtime manager over the same files, from construction to
  * the end of `start()` (ready: every interrupted invocation durably settled and closed and its attempt
- * counted; the views then catch up over those events in the background, which is not timed).
+ * counted; the views file then catches up over what the crash left it behind by and over those events,
+ * in the background, which is not timed: start() folds that tail in memory).
  */
 
 const TARGET_MS = 1000;
@@ -252,7 +253,8 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
       notes: [
         `median of ${runs} restarts per case, each over a fresh copy (with its WAL) of the files one SIGKILLed engine left: ` +
           'the engine ran as raes-tools run does, every view following the log live, and was killed once its invocations were mid-flight, ' +
-          'so the views are behind by whatever the live follower had not committed, and the restart catches them up inside the figure',
+          'so the views are behind by whatever the live follower had not committed: the restart reads and folds that tail inside the figure (in memory), ' +
+          'and the views file catches up over it after start(), in the background with recovery\'s own events, untimed',
         "the history is filled with batched inserts of the replay benchmark's attempts, its participants (agent-1 to agent-63) among the interrupted ones, " +
           'its views caught up before the engine started, as a long-running engine keeps them',
         'left out: the hash chain (the store is opened without it, as the history was filled without one) and the scenario load before the engine starts',
