@@ -1,4 +1,4 @@
-import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsWrites } from '../../projections/open-invocations';
+import { InMemoryOpenInvocations } from '../views/open-invocations-in-memory';
 import type { HistoryFilter, HistoryIndexRow, OpenedFor, ParticipantHistoryReads, ParticipantHistoryWrites } from '../../projections/participant-history/view';
 import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../projections/schedulers/view';
 
@@ -15,7 +15,7 @@ const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 
  */
 export class PassFoldViews {
   readonly participantHistory = new PassParticipantHistory();
-  readonly openInvocations = new PassOpenInvocations();
+  readonly openInvocations = new InMemoryOpenInvocations();
   readonly schedulers = new PassSchedulers();
 }
 
@@ -52,31 +52,6 @@ class PassParticipantHistory implements ParticipantHistoryWrites, ParticipantHis
   }
   eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow> {
     return this.closedInvocations(filter);
-  }
-}
-
-class PassOpenInvocations implements OpenInvocationsWrites, OpenInvocationsReads {
-  private readonly rows = new Map<string, { row: OpenInvocationRow; position: number }>();
-  setup(): void {}
-  reset(): void {
-    this.rows.clear();
-  }
-  open(row: OpenInvocationRow, position: number): void {
-    this.rows.set(row.stream, { row, position });
-  }
-  fold(stream: string): OpenInvocationFold | undefined {
-    const kept = this.rows.get(stream);
-    return kept === undefined ? undefined : { recovery: kept.row.recovery, revision: kept.row.revision };
-  }
-  updateFold(stream: string, fold: OpenInvocationFold): void {
-    const kept = this.rows.get(stream);
-    if (kept !== undefined) kept.row = { ...kept.row, recovery: fold.recovery, revision: fold.revision };
-  }
-  close(stream: string): void {
-    this.rows.delete(stream);
-  }
-  listOpen(): readonly OpenInvocationRow[] {
-    return [...this.rows.values()].sort((a, b) => a.position - b.position).map((kept) => kept.row);
   }
 }
 

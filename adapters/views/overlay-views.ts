@@ -1,6 +1,7 @@
 import type { SchedulerSnapshot } from '../../domain/ports/open-invocations';
 import type { ProjectionCheckpoint, ProjectionCheckpoints, ViewsPort } from '../../domain/ports/views';
-import type { OpenInvocationFold, OpenInvocationRow, OpenInvocationsReads, OpenInvocationsViews, OpenInvocationsWrites } from '../../projections/open-invocations';
+import type { OpenInvocationRow, OpenInvocationsReads, OpenInvocationsViews } from '../../projections/open-invocations';
+import { InMemoryOpenInvocations } from './open-invocations-in-memory';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsViews, SchedulerSnapshotsWrites } from '../../projections/scheduler-snapshots';
 
 /**
@@ -20,56 +21,6 @@ class OverlayCheckpoints implements ProjectionCheckpoints {
   }
   remove(name: string): void {
     this.checkpoints.delete(name);
-  }
-}
-
-type Kept = { row: OpenInvocationRow; readonly position: number };
-
-class OverlayOpenInvocations implements OpenInvocationsWrites, OpenInvocationsReads {
-  private readonly rows = new Map<string, Kept>();
-
-  /** `rows` in the order they opened: each is placed before every row the tail opens (whose positions are past the checkpoint). */
-  constructor(rows: readonly OpenInvocationRow[]) {
-    for (let index = 0; index < rows.length; index++) this.rows.set(rows[index]!.stream, { row: rows[index]!, position: index - rows.length });
-  }
-
-  setup(): void {}
-
-  reset(): void {
-    this.rows.clear();
-  }
-
-  open(row: OpenInvocationRow, position: number): void {
-    this.rows.set(row.stream, { row, position });
-  }
-
-  /** A new object each time: the projection moves the fold it is handed on in place. */
-  fold(stream: string): OpenInvocationFold | undefined {
-    const kept = this.rows.get(stream);
-    return kept === undefined ? undefined : { recovery: kept.row.recovery, revision: kept.row.revision };
-  }
-
-  updateFold(stream: string, fold: OpenInvocationFold): void {
-    const kept = this.rows.get(stream);
-    if (kept === undefined) return;
-    const row = kept.row;
-    kept.row = {
-      invocation_action_instance_id: row.invocation_action_instance_id,
-      stream: row.stream,
-      participant_address: row.participant_address,
-      episode_id: row.episode_id,
-      opened_at: row.opened_at,
-      recovery: fold.recovery,
-      revision: fold.revision,
-    };
-  }
-
-  close(stream: string): void {
-    this.rows.delete(stream);
-  }
-
-  listOpen(): readonly OpenInvocationRow[] {
-    return [...this.rows.values()].sort((a, b) => a.position - b.position).map((kept) => kept.row);
   }
 }
 
@@ -114,7 +65,7 @@ export const overlayViews = (
   snapshots: ReadonlyMap<string, SchedulerSnapshot>,
 ): OverlayViews => ({
   checkpoints: new OverlayCheckpoints(new Map(checkpoints)),
-  openInvocations: new OverlayOpenInvocations(openRows),
+  openInvocations: new InMemoryOpenInvocations(openRows),
   schedulerSnapshots: new OverlaySchedulerSnapshots(snapshots),
   transaction: (work) => work(),
 });
