@@ -31,8 +31,10 @@ const newPaths = (): Paths => ({ twoCalls: { ms: [], inF: [] }, combined: { ms: 
 
 export const toolActionFigure = async (quick: boolean): Promise<FigureResult> => {
   // The chain's cost is a few percent of a call whose p50 moves by more from round to round: many rounds.
-  const rounds = quick ? 6 : 60;
-  const warmupInvocations = 2;
+  const rounds = quick ? 10 : 60;
+  // Calls are timed once the engine's code is compiled and optimised, as in a long-running engine: the
+  // first invocations of a new process take about half as long again (the short --quick run showed it).
+  const warmupInvocations = 8;
   const chainedPaths = newPaths();
   const plainPaths = newPaths();
   const roundFs: number[] = [];
