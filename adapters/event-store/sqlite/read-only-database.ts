@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, copyFileSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { makeTemporaryFolder, type TemporaryFolder } from '../../files/temporary-folder';
 
@@ -38,11 +38,11 @@ const writerPresent = (path: string): boolean => existsSync(`${path}-wal`);
 
 /** Whether the file's header says WAL; an empty or short file is not a WAL database. */
 const headerSaysWal = (path: string): boolean => {
-  const header = Buffer.alloc(20);
+  const versions = Buffer.alloc(2);
   const fd = openSync(path, 'r');
   try {
-    const read = readSync(fd, header, 0, header.length, 0);
-    return read === header.length && (header[18] === WAL_HEADER_VERSION || header[19] === WAL_HEADER_VERSION);
+    const read = readSync(fd, versions, 0, versions.length, HEADER_VERSION_OFFSET);
+    return read === versions.length && (versions[0] === WAL_HEADER_VERSION || versions[1] === WAL_HEADER_VERSION);
   } finally {
     closeSync(fd);
   }
@@ -92,7 +92,7 @@ const openInPlaceOrCopy = (path: string): Database => {
 const openCopy = (path: string): Database => {
   const folder = makeTemporaryFolder('raes-store-copy-');
   try {
-    const copyPath = join(folder.path, 'events.sqlite');
+    const copyPath = join(folder.path, basename(path));
     if (!copyOfMainFile(path, copyPath)) {
       folder.remove();
       return openInPlace(path);
