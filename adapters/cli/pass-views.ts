@@ -1,6 +1,6 @@
 import { InMemoryOpenInvocations } from '../views/open-invocations-in-memory';
-import type { HistoryFilter, HistoryIndexRow, OpenedFor, ParticipantHistoryReads, ParticipantHistoryWrites } from '../../projections/participant-history/view';
-import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../projections/schedulers/view';
+import { matchesHistoryFilter, type HistoryFilter, type HistoryIndexRow, type OpenedFor, type ParticipantHistoryReads, type ParticipantHistoryWrites } from '../../projections/participant-history/view';
+import { matchesSchedulerFilter, type SchedulerFilter, type SchedulerStatus, type SchedulersReads, type SchedulersWrites } from '../../projections/schedulers/view';
 
 /** UTF-8 byte order, as SQLite's BINARY collation sorts the views file's rows. */
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -43,12 +43,7 @@ class PassParticipantHistory implements ParticipantHistoryWrites, ParticipantHis
     this.kept.delete(stream);
   }
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
-    return this.rows.filter(
-      (row) =>
-        (filter.participant === undefined || row.participant === filter.participant) &&
-        (filter.episode === undefined || row.episode === filter.episode) &&
-        (filter.invocation === undefined || row.invocation === filter.invocation),
-    );
+    return this.rows.filter((row) => matchesHistoryFilter(row, filter));
   }
   eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow> {
     return this.closedInvocations(filter);
@@ -72,7 +67,7 @@ class PassSchedulers implements SchedulersWrites, SchedulersReads {
   }
   list(filter: SchedulerFilter): readonly SchedulerStatus[] {
     return [...this.rows.values()]
-      .filter((kept) => (filter.episode === undefined || kept.episodeId === filter.episode) && (filter.participant === undefined || kept.status.participant_address === filter.participant))
+      .filter((kept) => matchesSchedulerFilter(kept.episodeId, kept.status, filter))
       .sort(
         (a, b) =>
           byBytes(a.status.participant_address, b.status.participant_address) ||

@@ -14,6 +14,12 @@ export type HistoryFilter = {
   readonly invocation?: string;
 };
 
+/** Whether an index row is one the filter asks for (views kept in memory filter so; the SQLite view in SQL). */
+export const matchesHistoryFilter = (row: HistoryIndexRow, filter: HistoryFilter): boolean =>
+  (filter.participant === undefined || row.participant === filter.participant) &&
+  (filter.episode === undefined || row.episode === filter.episode) &&
+  (filter.invocation === undefined || row.invocation === filter.invocation);
+
 /** An invocation opened and not closed yet: whose it is. */
 export interface OpenedFor {
   readonly participant: string;

@@ -34,6 +34,10 @@ export interface SchedulerFilter {
   readonly participant?: string;
 }
 
+/** Whether a scheduler of `episodeId` is one the filter asks for (views kept in memory filter so; the SQLite view in SQL). */
+export const matchesSchedulerFilter = (episodeId: string, status: SchedulerStatus, filter: SchedulerFilter): boolean =>
+  (filter.episode === undefined || episodeId === filter.episode) && (filter.participant === undefined || status.participant_address === filter.participant);
+
 /** What the scheduler queries read. */
 export interface SchedulersReads {
   /** Every scheduler seen, by participant then policy; narrowed by the filter. */

@@ -9,15 +9,16 @@ import type {
   OpenInvocationsWrites,
 } from '../../../projections/open-invocations';
 import type { OperationRow, OperationsReads, OperationsWrites } from '../../../projections/operations/view';
-import type {
-  HistoryFilter,
-  HistoryIndexRow,
-  OpenedFor,
-  ParticipantHistoryReads,
-  ParticipantHistoryWrites,
+import {
+  matchesHistoryFilter,
+  type HistoryFilter,
+  type HistoryIndexRow,
+  type OpenedFor,
+  type ParticipantHistoryReads,
+  type ParticipantHistoryWrites,
 } from '../../../projections/participant-history/view';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsViews, SchedulerSnapshotsWrites } from '../../../projections/scheduler-snapshots';
-import type { SchedulerFilter, SchedulerStatus, SchedulersReads, SchedulersWrites } from '../../../projections/schedulers/view';
+import { matchesSchedulerFilter, type SchedulerFilter, type SchedulerStatus, type SchedulersReads, type SchedulersWrites } from '../../../projections/schedulers/view';
 
 /**
  * Everything the views hold, as plain data: a transaction copies it before its work and puts the copy
@@ -111,12 +112,7 @@ class MemoryParticipantHistory implements ParticipantHistoryWrites, ParticipantH
   }
   closedInvocations(filter: HistoryFilter): readonly HistoryIndexRow[] {
     return this.tables()
-      .historyClosed.filter(
-        (row) =>
-          (filter.participant === undefined || row.participant === filter.participant) &&
-          (filter.episode === undefined || row.episode === filter.episode) &&
-          (filter.invocation === undefined || row.invocation === filter.invocation),
-      )
+      .historyClosed.filter((row) => matchesHistoryFilter(row, filter))
       .map(copy);
   }
   eachClosedInvocation(filter: HistoryFilter): Iterable<HistoryIndexRow> {
@@ -174,7 +170,7 @@ class MemorySchedulers implements SchedulersWrites, SchedulersReads {
   }
   list(filter: SchedulerFilter): readonly SchedulerStatus[] {
     return [...this.tables().schedulers.values()]
-      .filter((kept) => (filter.episode === undefined || kept.episodeId === filter.episode) && (filter.participant === undefined || kept.status.participant_address === filter.participant))
+      .filter((kept) => matchesSchedulerFilter(kept.episodeId, kept.status, filter))
       .map((kept) => kept.status)
       .sort((a, b) => byText(a.participant_address, b.participant_address) || byText(a.policy_address, b.policy_address))
       .map(copy);
