@@ -282,33 +282,33 @@ const derivedViews = (workspace: Workspace, projections: readonly Projection<All
   participantHistoryProjection.setup(memory);
   openInvocationsProjection.setup(memory);
   schedulersProjection.setup(memory);
+  /** Runs `work` on the folds unless one failed already; a fold that throws fails them all, its pending rows dropped. */
+  const unlessFailed = (work: () => void): void => {
+    if (derived.failed) return;
+    try {
+      work();
+    } catch {
+      for (const projection of folded) projection.discardPending?.();
+      derived.failed = true;
+    }
+  };
   const derived: Derived = {
     memory,
     folded,
     rest: projections.filter((projection) => !folded.includes(projection)),
     failed: false,
-    fold: (events) => {
-      if (derived.failed) return;
-      try {
+    fold: (events) =>
+      unlessFailed(() => {
         for (const event of events) participantHistoryProjection.apply(memory, event);
         participantHistoryProjection.endPage?.(memory);
         for (const event of events) openInvocationsProjection.apply(memory, event);
         for (const event of events) schedulersProjection.apply(memory, event);
-      } catch {
-        for (const projection of folded) projection.discardPending?.();
-        derived.failed = true;
-      }
-    },
-    end: () => {
-      if (derived.failed) return;
-      try {
+      }),
+    end: () =>
+      unlessFailed(() => {
         openInvocationsProjection.endPage?.(memory);
         schedulersProjection.endPage?.(memory);
-      } catch {
-        for (const projection of folded) projection.discardPending?.();
-        derived.failed = true;
-      }
-    },
+      }),
   };
   return derived;
 };
