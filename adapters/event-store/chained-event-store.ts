@@ -6,6 +6,7 @@ import type {
   JsonObject,
   ReadAllOptions,
   ReadResult,
+  ReadStreamBackwardsOptions,
   ReadStreamOptions,
   ReadStreamsOptions,
   ReadStreamsResult,
@@ -147,6 +148,10 @@ export class ChainedEventStore implements OpenedEventStore {
 
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     return this.inner.readStream(stream, options);
+  }
+
+  readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    return this.inner.readStreamBackwards(stream, options);
   }
 
   readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {

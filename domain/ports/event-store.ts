@@ -101,6 +101,12 @@ export type ReadStreamOptions = {
   readonly maxCount?: number;
 };
 
+export type ReadStreamBackwardsOptions = {
+  /** Last revision to return (inclusive), the first one read; the stream's last when absent. */
+  readonly fromRevision?: bigint;
+  readonly maxCount: number;
+};
+
 export type ReadAllOptions = {
   /** Return events after this position (exclusive): a checkpoint. From the start when absent. */
   readonly after?: bigint;
@@ -152,6 +158,12 @@ export interface Subscription {
 export interface EventStore {
   append(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult>;
+  /**
+   * A stream's events from its end (or `fromRevision`) towards its start, at most `maxCount`, in
+   * descending revision order: a reader that needs only the stream's latest events (a scheduler from
+   * its last checkpoint) reads them without reading the whole stream. None when the stream is empty.
+   */
+  readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult>;
   /**
    * Many streams in one call, each from its start: recovery reads thousands at a start, and one store
    * round trip (one query) for a batch of them costs far less than a read each. The caller bounds the

@@ -15,7 +15,7 @@ import {
   type JSONType,
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import type { AppendOptions, AppendResult, EventFilter, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, EventFilter, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamBackwardsOptions, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, SubscribeOptions, Subscription, SubscriptionEnded } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import { passesFilter } from '../event-filter';
 import { fromEsdbError, fromUnsuccessfulAppend } from './errors';
@@ -107,6 +107,52 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { kind: 'read', events: [] };
       return storageFailure(`EventStoreDB: reading stream '${stream}' failed: ${describeError(error)}`);
+    }
+  }
+
+  /**
+   * The server reads the revisions from `fromRevision - maxCount + 1` to `fromRevision` whatever the
+   * stream's end: from past its end it returns only the part of that window the stream reaches (or
+   * nothing), where the port asks for the stream's last events. Such a short answer is read again from
+   * the stream's last event; a stream that ends at or beyond `fromRevision` is read in one call.
+   */
+  async readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    const from = options.fromRevision;
+    // The client refuses a negative revision; no revision is below 0, and no count below 1 reads anything.
+    if (options.maxCount < 1 || (from !== undefined && from < 0n)) return { kind: 'read', events: [] };
+    try {
+      const events = await this.readBackwardsFrom(stream, from ?? END, options.maxCount);
+      if (from === undefined || events.length === options.maxCount) return { kind: 'read', events };
+      const top = events[0];
+      const bottom = events[events.length - 1];
+      // The stream reaches fromRevision, or the read went down to revision 0: nothing was missed.
+      if (top !== undefined && (top.revision === from || bottom!.revision === 0n)) return { kind: 'read', events };
+      if (top !== undefined) return { kind: 'read', events: await this.readBackwardsFrom(stream, top.revision, options.maxCount) };
+      // Nothing in the window: the stream is missing or ends below it.
+      const fromEnd = await this.readBackwardsFrom(stream, END, options.maxCount);
+      // An append in between took the stream to fromRevision: the window is full now.
+      if (fromEnd[0] !== undefined && fromEnd[0].revision > from) {
+        return { kind: 'read', events: await this.readBackwardsFrom(stream, from, options.maxCount) };
+      }
+      return { kind: 'read', events: fromEnd };
+    } catch (error) {
+      return storageFailure(`EventStoreDB: reading stream '${stream}' backwards failed: ${describeError(error)}`);
+    }
+  }
+
+  /** At most `maxCount` events of the stream, down from `fromRevision`; none when the stream is missing. */
+  private async readBackwardsFrom(stream: string, fromRevision: bigint | typeof END, maxCount: number): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      const reading = this.client.readStream(stream, { direction: BACKWARDS, fromRevision, maxCount });
+      for await (const resolved of reading) {
+        const event = resolved.event;
+        if (event !== undefined) events.push(toRecordedEvent(event, streamEventPosition(event, resolved.commitPosition)));
+      }
+      return events;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
     }
   }
 

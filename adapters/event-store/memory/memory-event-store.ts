@@ -9,6 +9,7 @@ import type {
   JsonValue,
   ReadAllOptions,
   ReadResult,
+  ReadStreamBackwardsOptions,
   ReadStreamOptions,
   ReadStreamsOptions,
   ReadStreamsResult,
@@ -80,6 +81,14 @@ export class MemoryEventStore implements EventStore {
     const from = Number(options?.fromRevision ?? 0n);
     const to = options?.maxCount === undefined ? events.length : from + options.maxCount;
     return { kind: 'read', events: events.slice(from, to) };
+  }
+
+  async readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    const events = this.streams.get(stream)?.events ?? [];
+    // Revisions are the indexes: the last one read is `fromRevision`, or the stream's last.
+    const last = options.fromRevision === undefined ? events.length - 1 : Math.min(Number(options.fromRevision), events.length - 1);
+    const first = Math.max(0, last - options.maxCount + 1);
+    return { kind: 'read', events: last < 0 ? [] : events.slice(first, last + 1).reverse() };
   }
 
   async readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {

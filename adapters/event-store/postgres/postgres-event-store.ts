@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, CurrentRevision, EventStore, EventToAppend, ReadAllOptions, ReadResult, ReadStreamBackwardsOptions, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, SubscribeOptions, StorageFailure, Subscription } from '../../../domain/ports/event-store';
 import { storageFailure } from '../../../domain/ports/storage-failure';
 import { AppendListener } from './append-listener';
 import { appendBatchInTransaction, type PendingAppend } from './append-batch';
@@ -14,6 +14,12 @@ import { parsedLater, type TailRead } from '../store-tail';
 import { streamsRead } from '../streams-read';
 
 export { DEFAULT_POSTGRES_POOL_SIZE };
+
+/** The largest revision a bigint column holds: a backwards read with no `fromRevision` starts below it. */
+const LAST_REVISION = 9_223_372_036_854_775_807n;
+
+const lastToRead = (fromRevision: bigint | undefined): bigint =>
+  fromRevision === undefined || fromRevision > LAST_REVISION ? LAST_REVISION : fromRevision;
 
 export type PostgresEventStoreOptions = {
   /** A postgres:// connection string. */
@@ -180,6 +186,22 @@ export class PostgresEventStore implements EventStore {
       return { kind: 'read', events: result.rows.map(recordedEventOf) };
     } catch (error) {
       return storageFailure(`PostgreSQL: reading stream '${stream}' failed: ${describePgError(error, this.server)}`);
+    }
+  }
+
+  /** Walks the UNIQUE(stream, revision) index backwards from the revision: no sort, at most maxCount rows. */
+  async readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    const notReady = await this.ready();
+    if (notReady !== undefined) return storageFailure(notReady);
+    try {
+      const result = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM raes_events WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+        // The server refuses a negative LIMIT: a count below one reads nothing.
+        [stream, lastToRead(options.fromRevision).toString(), Math.max(0, options.maxCount)],
+      );
+      return { kind: 'read', events: result.rows.map(recordedEventOf) };
+    } catch (error) {
+      return storageFailure(`PostgreSQL: reading stream '${stream}' backwards failed: ${describePgError(error, this.server)}`);
     }
   }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { AppendedSignal, startCatchUpSubscription } from '../catch-up-subscription';
-import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
+import type { AppendOptions, AppendResult, EventStore, EventToAppend, JsonObject, JsonValue, ReadAllOptions, ReadResult, ReadStreamBackwardsOptions, ReadStreamOptions, ReadStreamsOptions, ReadStreamsResult, RecordedEvent, StorageFailure, SubscribeOptions, Subscription } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
 import { parseStored } from '../../../domain/ports/unreadable-event';
 import type { AppendWriter } from './append-queue';
@@ -119,6 +119,7 @@ export class SqliteEventStore implements EventStore {
   private readonly writer: AppendWriter;
   private readonly appended = new AppendedSignal();
   private readonly selectStream: Statement<[string, number, number], EventTuple>;
+  private readonly selectStreamBackwards: Statement<[string, number, number], EventTuple>;
   private readonly selectStreams: Statement<[string, number], EventTuple>;
   private readonly selectAll: Statement<[number, number], EventTuple>;
   private readonly selectLast: Statement<[], EventRow>;
@@ -144,6 +145,14 @@ export class SqliteEventStore implements EventStore {
       .prepare<[string, number, number], EventTuple>(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
           'AND revision >= ? ORDER BY revision LIMIT ?',
+      )
+      .raw(true);
+    // Walks the UNIQUE(stream_id, revision) index backwards from the revision: no sort, and no row
+    // before the last maxCount is read.
+    this.selectStreamBackwards = database
+      .prepare<[string, number, number], EventTuple>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) ` +
+          'AND revision <= ? ORDER BY revision DESC LIMIT ?',
       )
       .raw(true);
     // The names go in as one JSON array: any number of them, one statement. Revisions run from 0
@@ -181,6 +190,17 @@ export class SqliteEventStore implements EventStore {
       return { kind: 'read', events: rows.map(toReadEvent) };
     } catch (error) {
       return storageFailure(`reading stream '${stream}' failed: ${describeError(error)}`);
+    }
+  }
+
+  async readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    try {
+      const last = options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision);
+      // LIMIT reads without limit when negative: a count below one reads nothing.
+      const rows = this.selectStreamBackwards.all(stream, last, Math.max(0, options.maxCount));
+      return { kind: 'read', events: rows.map(toReadEvent) };
+    } catch (error) {
+      return storageFailure(`reading stream '${stream}' backwards failed: ${describeError(error)}`);
     }
   }
 

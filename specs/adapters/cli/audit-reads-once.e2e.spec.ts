@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { EventStore, ReadAllOptions, ReadResult, ReadStreamOptions } from '../../../domain/ports/event-store';
+import type { EventStore, ReadAllOptions, ReadResult, ReadStreamBackwardsOptions, ReadStreamOptions } from '../../../domain/ports/event-store';
 import { invocationStream } from '../../../domain/streams';
 import { walkAudit, type AuditedInvocation } from '../../../adapters/cli/audit-report';
 import { openWorkspace, type Workspace } from '../../../adapters/cli/workspace';
@@ -39,6 +39,11 @@ class CountingStore implements EventStore {
   async readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
     this.streamsRead.push(stream);
     return this.inner.readStream(stream, options);
+  }
+
+  async readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
+    this.streamsRead.push(stream);
+    return this.inner.readStreamBackwards(stream, options);
   }
 
   readStreams: EventStore['readStreams'] = (streams, options) => {

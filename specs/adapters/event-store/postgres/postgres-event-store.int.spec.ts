@@ -202,6 +202,7 @@ describe('postgres event store', () => {
     };
     expect(await store.append('s', [{ id: 'a', type: 'T', data: {} }], { expectedRevision: 'any' })).toMatchObject(expected);
     expect(await store.readAll()).toMatchObject(expected);
+    expect(await store.readStreamBackwards('s', { maxCount: 1 })).toMatchObject(expected);
     const subscription = store.subscribe({ handle: () => undefined });
     expect(await subscription.ended).toMatchObject(expected);
     expect(JSON.stringify(await store.readStream('s'))).not.toContain('secret');

@@ -67,6 +67,20 @@ describe('sqlite event store', () => {
     await store.close();
   });
 
+  it('reads a stream backwards down the stream index, with no sort, and a closed store as a storage failure', async () => {
+    const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
+    try {
+      await store.append('s', [{ id: 'a', type: 'T', data: {} }, { id: 'b', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
+      const source = store['selectStreamBackwards'].source;
+      const plan = (store.database.prepare(`EXPLAIN QUERY PLAN ${source}`).all('s', 1, 1) as { detail: string }[]).map((step) => step.detail);
+      expect(plan).toContainEqual(expect.stringMatching(/^SEARCH events USING INDEX \S+ \(stream_id=\? AND revision<\?\)$/));
+      expect(plan.filter((detail) => /TEMP B-TREE|SCAN events/.test(detail))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    expect(await store.readStreamBackwards('s', { maxCount: 1 })).toMatchObject({ kind: 'storage_failure', reason: expect.stringContaining("reading stream 's' backwards failed") });
+  });
+
   it('reports a storage failure, not an exception, and writes no part of the failed append', async () => {
     const store = openSqliteOrThrow(join(temp.path, 'events.sqlite'));
     // A trigger in the file (not TEMP): the writer thread's connection must see it.

@@ -118,6 +118,104 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
       });
     });
 
+    describe('reading a stream backwards', () => {
+      /**
+       * Stream `a` holds a0..a6 (revisions 0 to 6). Its events are interleaved in the log with those of
+       * `b` and of `a-more`, whose name starts with `a`'s: a read that strays into another stream, or
+       * takes the log's order for the stream's, shows it.
+       */
+      const appendInterleaved = async (): Promise<void> => {
+        const rounds = [[0, 2], [2, 3], [3, 6], [6, 7]] as const;
+        for (const [round, [from, to]] of rounds.entries()) {
+          // b and a-more get one event a round, a the events from `from` to before `to`.
+          const neighbours = round === 0 ? 'no_stream' : BigInt(round - 1);
+          appended(await store.append(stream('b'), [event(`b${from}`)], { expectedRevision: neighbours }));
+          const ids = Array.from({ length: to - from }, (_, index) => `a${from + index}`);
+          const expectedRevision = from === 0 ? 'no_stream' : BigInt(from - 1);
+          appended(await store.append(stream('a'), ids.map((id) => event(id, 'ThingHappened', { id, n: Number(id.slice(1)) })), { expectedRevision }));
+          appended(await store.append(`${stream('a')}-more`, [event(`m${from}`)], { expectedRevision: neighbours }));
+        }
+      };
+      const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.id);
+      const revisions = (events: readonly RecordedEvent[]) => events.map((e) => e.revision);
+      const backwards = async (name: string, options: { fromRevision?: bigint; maxCount: number }) => read(await store.readStreamBackwards(name, options));
+
+      it('reads the stream\'s last maxCount events from its end, the last first, as readStream reads them', async () => {
+        await appendInterleaved();
+        const last = await backwards(stream('a'), { maxCount: 3 });
+        expect(ids(last)).toEqual(['a6', 'a5', 'a4']);
+        expect(revisions(last)).toEqual([6n, 5n, 4n]);
+        expect(last.every((e) => e.stream === stream('a'))).toBe(true);
+        expect(last[0]!.position > last[1]!.position && last[1]!.position > last[2]!.position).toBe(true);
+        const forwards = read(await store.readStream(stream('a'), { fromRevision: 4n }));
+        const shape = (e: RecordedEvent) => [e.id, e.stream, e.revision, e.position, e.type, e.data, e.metadata, e.recordedAt.getTime()];
+        expect(last.map(shape)).toEqual([...forwards].reverse().map(shape));
+        expect(last.map((e) => e.data)).toEqual([6, 5, 4].map((n) => ({ id: `a${n}`, n })));
+      });
+
+      it('reads down from a given revision, that revision first', async () => {
+        await appendInterleaved();
+        expect(ids(await backwards(stream('a'), { fromRevision: 4n, maxCount: 2 }))).toEqual(['a4', 'a3']);
+        expect(ids(await backwards(stream('a'), { fromRevision: 6n, maxCount: 1 }))).toEqual(['a6']);
+        expect(ids(await backwards(stream('a'), { fromRevision: 0n, maxCount: 5 }))).toEqual(['a0']);
+        expect(ids(await backwards(stream('a'), { fromRevision: 1n, maxCount: 1 }))).toEqual(['a1']);
+      });
+
+      it('reads the whole stream, down to revision 0, when maxCount is larger than the stream', async () => {
+        await appendInterleaved();
+        expect(ids(await backwards(stream('a'), { maxCount: 100 }))).toEqual(['a6', 'a5', 'a4', 'a3', 'a2', 'a1', 'a0']);
+        expect(ids(await backwards(stream('a'), { fromRevision: 2n, maxCount: 100 }))).toEqual(['a2', 'a1', 'a0']);
+        expect(ids(await backwards(stream('a'), { maxCount: 7 }))).toEqual(['a6', 'a5', 'a4', 'a3', 'a2', 'a1', 'a0']);
+      });
+
+      it('reads from the stream\'s last event when fromRevision is past its end', async () => {
+        await appendInterleaved();
+        expect(ids(await backwards(stream('a'), { fromRevision: 8n, maxCount: 3 }))).toEqual(['a6', 'a5', 'a4']);
+        expect(ids(await backwards(stream('a'), { fromRevision: 1000n, maxCount: 2 }))).toEqual(['a6', 'a5']);
+      });
+
+      it('reads a stream never appended to as empty, from its end or from a revision', async () => {
+        await appendInterleaved();
+        expect(await backwards(stream('never'), { maxCount: 10 })).toEqual([]);
+        expect(await backwards(stream('never'), { fromRevision: 3n, maxCount: 10 })).toEqual([]);
+        // A name that only starts another stream's is a stream of its own.
+        expect(await backwards(stream('a-mor'), { maxCount: 10 })).toEqual([]);
+      });
+
+      it('never includes another stream\'s events', async () => {
+        await appendInterleaved();
+        const others = [stream('b'), `${stream('a')}-more`];
+        expect(ids(await backwards(stream('a'), { maxCount: 100 })).filter((id) => !id.startsWith('a'))).toEqual([]);
+        expect(ids(await backwards(stream('b'), { maxCount: 100 }))).toEqual(['b6', 'b3', 'b2', 'b0']);
+        expect(ids(await backwards(others[1]!, { fromRevision: 2n, maxCount: 100 }))).toEqual(['m3', 'm2', 'm0']);
+        for (const name of others) {
+          expect((await backwards(name, { maxCount: 100 })).every((e) => e.stream === name)).toBe(true);
+        }
+      });
+
+      it('reads nothing for a count below 1 or from below revision 0', async () => {
+        await appendInterleaved();
+        expect(await backwards(stream('a'), { maxCount: 0 })).toEqual([]);
+        expect(await backwards(stream('a'), { maxCount: -1 })).toEqual([]);
+        expect(await backwards(stream('a'), { fromRevision: -1n, maxCount: 3 })).toEqual([]);
+      });
+
+      it('reassembles the stream page by page, each page read down from below the last one', async () => {
+        await appendInterleaved();
+        const pages: string[][] = [];
+        let fromRevision: bigint | undefined;
+        for (let round = 0; round < 10; round += 1) {
+          const page = await backwards(stream('a'), { ...(fromRevision === undefined ? {} : { fromRevision }), maxCount: 3 });
+          if (page.length === 0) break;
+          pages.push(ids(page));
+          fromRevision = page[page.length - 1]!.revision - 1n;
+        }
+        expect(pages).toEqual([['a6', 'a5', 'a4'], ['a3', 'a2', 'a1'], ['a0']]);
+        const whole = read(await store.readStream(stream('a')));
+        expect(pages.flat().reverse()).toEqual(ids(whole));
+      });
+    });
+
     describe('expected revision', () => {
       it('appends at the exact last revision and reports the actual one on a stale revision', async () => {
         appended(await store.append(stream('a'), [event('e1'), event('e2')], { expectedRevision: 'no_stream' }));
