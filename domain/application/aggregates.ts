@@ -10,6 +10,7 @@ import {
   type InvocationState,
 } from '../invocation';
 import {
+  SCHEDULER_CHECKPOINTED,
   schedulerDecider,
   type SchedulerCommand,
   type SchedulerEvent,
@@ -47,6 +48,7 @@ const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
   IndeterminateActionResolved: true,
   SchedulerRestarted: true,
   ExecutionGenerationAdvanced: true,
+  SchedulerCheckpointed: true,
 };
 
 export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
@@ -92,6 +94,7 @@ const schedulerKind: AggregateKind<SchedulerState, SchedulerCommand, SchedulerEv
   streamOf: (stream) => stream,
   decider: answeringScheduler,
   codec: schedulerEventCodec,
+  checkpointType: SCHEDULER_CHECKPOINTED,
 };
 
 /** The invocation's aggregate, in its episode. */

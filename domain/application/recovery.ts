@@ -81,7 +81,7 @@ const loadSchedulers = async (context: RuntimeContext, entries: readonly PolicyP
       const events = read.streams.get(entry.scheduler.stream) ?? [];
       const loaded = entry.scheduler.fold(events);
       if (loaded.kind === 'unavailable') throw new Error(`loading ${entry.scheduler.stream}: ${loaded.reason}`);
-      if (events.length === BATCH_EVENTS_PER_STREAM) await must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+      if (events.length === BATCH_EVENTS_PER_STREAM) await must(entry.scheduler.loadFromCheckpoint(), `loading ${entry.scheduler.stream}`);
     }
   }
 };

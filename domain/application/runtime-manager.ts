@@ -107,7 +107,7 @@ export class RuntimeManager {
       const wanted = new Set(participants);
       const entries = this.ownedEntries((participant) => wanted.has(participant));
       for (const entry of entries) {
-        await must(entry.scheduler.load(), `loading ${entry.scheduler.stream}`);
+        await must(entry.scheduler.loadFromCheckpoint(), `loading ${entry.scheduler.stream}`);
         const schedulerTick = entry.scheduler.state.lastTick;
         if (schedulerTick !== null && schedulerTick > this.currentTick) this.currentTick = schedulerTick;
       }

@@ -2,35 +2,10 @@ import * as E from 'fp-ts/Either';
 import { observationPoint, outerActionInstanceId } from '../addresses';
 import type { FinishAttempt, RecordResolution, RestartScheduler, SchedulerCommand, StartAttempt } from './commands';
 import type { SchedulerEvent } from './events';
+import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerStateData, schedulerStateOf } from './checkpoint';
+import { initialSchedulerState, type SchedulerState } from './state';
 import { actionForAttempt, isCadenceTick } from './policy';
 import type { SchedulerRefusal, SchedulerRefusalCode } from './refusals';
-
-/**
- * One participant's scheduler under one autonomous policy. It counts attempts, bounds the
- * attempts in flight, and stops on a failed attempt (failure_policy `stop`) or on an
- * indeterminate tool action, which only an operator's resolution and restart lift.
- */
-export interface SchedulerState {
-  readonly status: 'running' | 'stopped';
-  readonly attemptsStarted: number;
-  /** Attempt number -> outer action instance id, for attempts not yet finished. */
-  readonly inFlight: ReadonlyMap<number, string>;
-  /** Indeterminate tool actions no operator has resolved yet. */
-  readonly unresolved: ReadonlySet<string>;
-  readonly stoppedBy: { readonly reason: 'indeterminate_tool_action' | 'failure_policy'; readonly action_instance_id: string } | null;
-  readonly executionGeneration: number;
-  readonly lastTick: number | null;
-}
-
-export const initialSchedulerState = (): SchedulerState => ({
-  status: 'running',
-  attemptsStarted: 0,
-  inFlight: new Map(),
-  unresolved: new Set(),
-  stoppedBy: null,
-  executionGeneration: 0,
-  lastTick: null,
-});
 
 /**
  * Events are built with their members in canonical (sorted) order: canonicalJson then writes each with
@@ -104,6 +79,11 @@ const finishAttempt = (command: FinishAttempt, state: SchedulerState): Decision 
         type: 'SchedulerStopped',
       });
     }
+  }
+  if (command.attempt % SCHEDULER_CHECKPOINT_ATTEMPTS === 0) {
+    let after = state;
+    for (const event of events) after = evolveScheduler(after, event);
+    events.push({ at: command.at, state: schedulerStateData(after), type: 'SchedulerCheckpointed' });
   }
   return E.right(events);
 };
@@ -197,6 +177,8 @@ export const evolveScheduler = (state: SchedulerState, event: SchedulerEvent): S
         executionGeneration: state.executionGeneration,
         lastTick: state.lastTick,
       };
+    case 'SchedulerCheckpointed':
+      return schedulerStateOf(event.state);
     case 'ExecutionGenerationAdvanced':
       return {
         status: state.status,

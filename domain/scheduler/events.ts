@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { SchedulerStateDataCodec } from './checkpoint';
 
 export const AttemptOutcomeCodec = t.keyof({ succeeded: null, failed: null, consumed: null });
 /** `consumed`: the invocation threw or returned an invalid result; it counts as failed. */
@@ -57,6 +58,16 @@ export const ExecutionGenerationAdvancedCodec = t.type({
   at: t.string,
 });
 
+/**
+ * The scheduler's state after the events before it, recorded every SCHEDULER_CHECKPOINT_ATTEMPTS
+ * attempts: it changes nothing, and lets a reader start from it (domain/scheduler/checkpoint.ts).
+ */
+export const SchedulerCheckpointedCodec = t.type({
+  type: t.literal('SchedulerCheckpointed'),
+  state: SchedulerStateDataCodec,
+  at: t.string,
+});
+
 export const SchedulerEventCodec = t.union([
   AttemptStartedCodec,
   AttemptFinishedCodec,
@@ -64,8 +75,10 @@ export const SchedulerEventCodec = t.union([
   IndeterminateActionResolvedCodec,
   SchedulerRestartedCodec,
   ExecutionGenerationAdvancedCodec,
+  SchedulerCheckpointedCodec,
 ]);
 export type SchedulerEvent = t.TypeOf<typeof SchedulerEventCodec>;
 export type AttemptStarted = t.TypeOf<typeof AttemptStartedCodec>;
 export type AttemptFinished = t.TypeOf<typeof AttemptFinishedCodec>;
 export type SchedulerStopped = t.TypeOf<typeof SchedulerStoppedCodec>;
+export type SchedulerCheckpointed = t.TypeOf<typeof SchedulerCheckpointedCodec>;

@@ -90,6 +90,9 @@ const apply = (views: SchedulersViews, recorded: RecordedEvent): void => {
     case 'ExecutionGenerationAdvanced':
       status.execution_generation = event.execution_generation;
       break;
+    case 'SchedulerCheckpointed':
+      // The state the events before it left: nothing new to show.
+      break;
   }
   status.updated_at = event.at;
 };

@@ -1,41 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { SchedulerState } from '../../../domain/scheduler';
+import { schedulerStateData, schedulerStateOf, type SchedulerStateData } from '../../../domain/scheduler';
 import type { SchedulerSnapshot } from '../../../domain/ports/open-invocations';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsWrites } from '../../../projections/scheduler-snapshots/view';
 import { tableExists } from './table-exists';
 
 const TABLE = 'scheduler_snapshots';
-
-/** The stored shape: the state with its Map and Set as arrays. */
-interface StoredSnapshot {
-  readonly status: SchedulerState['status'];
-  readonly attempts_started: number;
-  readonly in_flight: readonly (readonly [number, string])[];
-  readonly unresolved: readonly string[];
-  readonly stopped_by: SchedulerState['stoppedBy'];
-  readonly execution_generation: number;
-  readonly last_tick: number | null;
-}
-
-const toStored = (state: SchedulerState): StoredSnapshot => ({
-  status: state.status,
-  attempts_started: state.attemptsStarted,
-  in_flight: [...state.inFlight],
-  unresolved: [...state.unresolved],
-  stopped_by: state.stoppedBy,
-  execution_generation: state.executionGeneration,
-  last_tick: state.lastTick,
-});
-
-const fromStored = (stored: StoredSnapshot): SchedulerState => ({
-  status: stored.status,
-  attemptsStarted: stored.attempts_started,
-  inFlight: new Map(stored.in_flight),
-  unresolved: new Set(stored.unresolved),
-  stoppedBy: stored.stopped_by,
-  executionGeneration: stored.execution_generation,
-  lastTick: stored.last_tick,
-});
 
 type Row = { readonly stream: string; readonly revision: number; readonly state: string };
 
@@ -44,7 +13,10 @@ type Statements = {
   readonly upsert: Statement<[string, number, string]>;
 };
 
-/** The scheduler snapshots of the SQLite views database: each stream's folded state as JSON and its revision. */
+/**
+ * The scheduler snapshots of the SQLite views database: each stream's folded state as JSON (the shape a
+ * `SchedulerCheckpointed` event records) and its revision.
+ */
 export class SqliteSchedulerSnapshots implements SchedulerSnapshotsWrites, SchedulerSnapshotsReads {
   /** Prepared on first use after setup; dropped with the table on reset. */
   private prepared: Statements | undefined;
@@ -62,18 +34,18 @@ export class SqliteSchedulerSnapshots implements SchedulerSnapshotsWrites, Sched
 
   snapshot(stream: string): SchedulerSnapshot | undefined {
     const row = this.statements().select.get(stream) as Omit<Row, 'stream'> | undefined;
-    return row === undefined ? undefined : { state: fromStored(JSON.parse(row.state) as StoredSnapshot), revision: row.revision };
+    return row === undefined ? undefined : { state: schedulerStateOf(JSON.parse(row.state) as SchedulerStateData), revision: row.revision };
   }
 
   save(stream: string, snapshot: SchedulerSnapshot): void {
-    this.statements().upsert.run(stream, snapshot.revision, JSON.stringify(toStored(snapshot.state)));
+    this.statements().upsert.run(stream, snapshot.revision, JSON.stringify(schedulerStateData(snapshot.state)));
   }
 
   all(): ReadonlyMap<string, SchedulerSnapshot> {
     const snapshots = new Map<string, SchedulerSnapshot>();
     if (!tableExists(this.db, TABLE)) return snapshots;
     for (const row of this.db.prepare(`SELECT stream, revision, state FROM ${TABLE}`).iterate() as IterableIterator<Row>) {
-      snapshots.set(row.stream, { state: fromStored(JSON.parse(row.state) as StoredSnapshot), revision: row.revision });
+      snapshots.set(row.stream, { state: schedulerStateOf(JSON.parse(row.state) as SchedulerStateData), revision: row.revision });
     }
     return snapshots;
   }
