@@ -11,7 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import * as E from 'fp-ts/Either';
 import { actionContractAddress, autonomousPolicyAddress, clockAddress, observationBoundaryAddress, observationPoint, outerActionInstanceId, participantAddress, serviceAddress, toolActionInstanceId, toolAffordanceAddress } from '../domain/addresses';
 import { invocationDecider, type InvocationCommand, type InvocationEvent, type InvocationState } from '../domain/invocation';
-import { schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
+import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerDecider, schedulerStateData, type SchedulerCheckpointed, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
 import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
@@ -171,6 +171,25 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
   };
 };
 
+/**
+ * The checkpoint a scheduler records when its attempt `attempt` (a multiple of
+ * SCHEDULER_CHECKPOINT_ATTEMPTS) finishes, as the engine's decider would: every attempt before it
+ * finished, none in flight, its tick the attempt's number (the numbering recovery's history gives them).
+ */
+const checkpointAfter = (attempt: number, at: string): StoredEvent => {
+  const state = schedulerStateData({
+    status: 'running',
+    attemptsStarted: attempt,
+    inFlight: new Map(),
+    unresolved: new Set(),
+    stoppedBy: null,
+    executionGeneration: 0,
+    lastTick: attempt,
+  });
+  const event: SchedulerCheckpointed = { at, state, type: 'SchedulerCheckpointed' };
+  return { stream: schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT), type: event.type, data: JSON.stringify(event) };
+};
+
 /** Fills the store file with about `target` events, in big transactions straight into its table. */
 export const fillStore = (path: string, target: number): number => {
   const db = new BetterSqlite3(path);
@@ -185,6 +204,7 @@ export const fillStore = (path: string, target: number): number => {
   const perAttempt = template.scheduler.length + template.invocation.length + template.finish.length;
   const attempts = Math.max(1, Math.round(target / perAttempt));
   const revisions = new Map<string, number>();
+  const finishedAt = (JSON.parse(template.finish[0]!.data) as { at: string }).at;
   let written = 0;
   let eventId = 0;
   const now = Date.now();
@@ -197,19 +217,22 @@ export const fillStore = (path: string, target: number): number => {
     written++;
   };
   const writeGroup = db.transaction((first: number, count: number) => {
-    const group: { participant: string; invocationId: string }[] = [];
+    const group: { participant: string; attempt: number; invocationId: string }[] = [];
     for (let i = 0; i < count; i++) {
       const index = first + i;
       const participant = participantAddress(`agent-${index % PARTICIPANTS}`);
       const attempt = Math.floor(index / PARTICIPANTS) + 1;
-      group.push({ participant, invocationId: outerActionInstanceId(POLICY, participant, attempt) });
+      group.push({ participant, attempt, invocationId: outerActionInstanceId(POLICY, participant, attempt) });
     }
     for (const g of group) for (const event of template.scheduler) write(event, g.participant, g.invocationId);
     // Round-robin: the group's invocations run at the same time.
     for (let e = 0; e < template.invocation.length; e++) {
       for (const g of group) write(template.invocation[e]!, g.participant, g.invocationId);
     }
-    for (const g of group) for (const event of template.finish) write(event, g.participant, g.invocationId);
+    for (const g of group) {
+      for (const event of template.finish) write(event, g.participant, g.invocationId);
+      if (g.attempt % SCHEDULER_CHECKPOINT_ATTEMPTS === 0) write(checkpointAfter(g.attempt, finishedAt), g.participant, g.invocationId);
+    }
   });
   const perTransaction = CONCURRENT_INVOCATIONS * 64;
   for (let first = 0; first < attempts; first += perTransaction) {

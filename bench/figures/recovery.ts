@@ -85,7 +85,8 @@ export interface CrashedFiles {
 const numberSchedulerAttempts = (eventsPath: string): void => {
   const db = new BetterSqlite3(eventsPath);
   db.pragma('synchronous = OFF');
-  const rows = db.prepare(`SELECT position, data FROM events WHERE stream LIKE 'scheduler-%'`).all() as { position: number; data: string }[];
+  // A checkpoint (fillStore) is written with the numbers this gives the attempts before it.
+  const rows = db.prepare(`SELECT position, data FROM events WHERE stream LIKE 'scheduler-%' AND type <> 'SchedulerCheckpointed'`).all() as { position: number; data: string }[];
   const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
   db.transaction(() => {
     for (const row of rows) {
