@@ -257,7 +257,7 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
           'so the views are behind by whatever the live follower had not committed: the restart reads and folds that tail inside the figure (in memory), ' +
           'and the views file catches up over it after start(), in the background with recovery\'s own events, untimed',
         "the history is filled with batched inserts of the replay benchmark's attempts, its participants (agent-1 to agent-63) among the interrupted ones, " +
-          'its views caught up before the engine started, as a long-running engine keeps them',
+          'each scheduler with the checkpoint the engine records every 64 attempts, its views caught up before the engine started, as a long-running engine keeps them',
         'left out: the hash chain (the store is opened without it, as the history was filled without one) and the scenario load before the engine starts',
         ...(fixedMs > 0
           ? [
