@@ -140,8 +140,12 @@ export class StreamAggregate<S, C, V, A> {
         if (revision <= this.revision) return this.fold(since.reverse());
         since.push(recorded);
         if (recorded.type === checkpointType) {
+          const held = this.revision;
           this.revision = revision - 1;
-          return this.fold(since.reverse());
+          const folded = this.fold(since.reverse());
+          // A checkpoint that does not decode leaves the held state as it was, with its own revision.
+          if (folded.kind === 'unavailable' && this.revision === revision - 1) this.revision = held;
+          return folded;
         }
       }
       const last = read.events[read.events.length - 1];

@@ -141,6 +141,20 @@ describe('scheduler checkpoints', () => {
       expect(counting.forwardEvents).toBe(0);
     });
 
+    it('leave a scheduler as it was when its latest checkpoint cannot be read', async () => {
+      await writeScheduler(store, 3);
+      const stream = (await loaded(store, 'from the start')).stream;
+      const length = await streamLength(store);
+      const appended = await store.append(stream, [{ id: 'unreadable-checkpoint', type: 'SchedulerCheckpointed', data: { type: 'SomethingElse' } }], { expectedRevision: BigInt(length - 1) });
+      expect(appended.kind).toBe('appended');
+      const aggregate = schedulerAggregate(store, EPISODE, POLICY_ADDRESS, PARTICIPANT_ADDRESS);
+      const result = await aggregate.loadFromCheckpoint();
+      expect(result.kind).toBe('unavailable');
+      expect(aggregate.state.attemptsStarted).toBe(0);
+      // Nothing folded: a snapshot may still be restored, which only an aggregate at revision -1 takes.
+      expect(aggregate.restore(aggregate.state, 0)).toBe(true);
+    });
+
     it('fold the whole stream back when it has no checkpoint, and stop at what a restored snapshot already holds', async () => {
       await writeScheduler(store, SCHEDULER_CHECKPOINT_ATTEMPTS - 1, 300);
       const full = await loaded(store, 'from the start');
