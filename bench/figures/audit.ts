@@ -56,7 +56,7 @@ const leaveAsWriterCloses = (path: string): void => {
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export const auditFigure = async (quick: boolean): Promise<FigureResult> => {
-  const events = quick ? 50_000 : FULL_EVENTS;
+  const events = quick ? 100_000 : FULL_EVENTS;
   const rounds = quick ? QUICK_ROUNDS : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-audit-'));
   try {
