@@ -11,7 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import * as E from 'fp-ts/Either';
 import { actionContractAddress, autonomousPolicyAddress, clockAddress, observationBoundaryAddress, observationPoint, outerActionInstanceId, participantAddress, serviceAddress, toolActionInstanceId, toolAffordanceAddress } from '../domain/addresses';
 import { invocationDecider, type InvocationCommand, type InvocationEvent, type InvocationState } from '../domain/invocation';
-import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerDecider, schedulerStateData, type SchedulerCheckpointed, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
+import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
 import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
@@ -60,7 +60,13 @@ const decideAll = <C, Ev, S>(
  * One attempt as the engine records it, produced by the real deciders: the scheduler starts it, the
  * invocation admits four tool calls (three complete, one times out), returns, the attempt finishes.
  */
-export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: StoredEvent[]; finish: StoredEvent[] } => {
+export const templateAttempt = (): {
+  scheduler: StoredEvent[];
+  invocation: StoredEvent[];
+  finish: StoredEvent[];
+  /** The checkpoint the decider records as attempt `attempt` (a multiple of SCHEDULER_CHECKPOINT_ATTEMPTS) finishes. */
+  checkpoint: (attempt: number) => StoredEvent;
+} => {
   const affordance = toolAffordanceAddress('participant-behavior', 'portal-client');
   const probe = actionContractAddress('probe-customer-portal-login');
   const outer = actionContractAddress('run-harness');
@@ -159,35 +165,29 @@ export const templateAttempt = (): { scheduler: StoredEvent[]; invocation: Store
     },
     commands,
   );
+  const startedAt = at();
+  const finishedAt = at();
+  const finish = (attempt: number): SchedulerCommand => ({ type: 'FinishAttempt', policy, attempt, outcome: 'succeeded', indeterminate_action_ids: [], at: finishedAt });
   const schedulerEvents = decideAll<SchedulerCommand, SchedulerEvent, SchedulerState>(schedulerDecider, [
-    { type: 'StartAttempt', policy, tick: 1, at: at() },
-    { type: 'FinishAttempt', policy, attempt: 1, outcome: 'succeeded', indeterminate_action_ids: [], at: at() },
+    { type: 'StartAttempt', policy, tick: 1, at: startedAt },
+    finish(1),
   ]);
   const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: JSON.stringify(event) });
-  return {
-    scheduler: schedulerEvents.slice(0, 1).map(stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT))),
-    invocation: invocationEvents.map(stored(invocationStream('episode-0001', invocationId))),
-    finish: schedulerEvents.slice(1).map(stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT))),
+  const inSchedulerStream = stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT));
+  // Every attempt before it finished, its tick the attempt's number (the numbering recovery's history gives them).
+  const checkpoint = (attempt: number): StoredEvent => {
+    const finishing: SchedulerState = { ...schedulerDecider.initialState(), attemptsStarted: attempt, inFlight: new Map([[attempt, invocationId]]), lastTick: attempt };
+    const decision = schedulerDecider.decide(finish(attempt), finishing);
+    const recorded = E.isRight(decision) ? decision.right.find((event) => event.type === 'SchedulerCheckpointed') : undefined;
+    if (recorded === undefined) throw new Error(`the scheduler recorded no checkpoint as attempt ${attempt} finished`);
+    return inSchedulerStream(recorded);
   };
-};
-
-/**
- * The checkpoint a scheduler records when its attempt `attempt` (a multiple of
- * SCHEDULER_CHECKPOINT_ATTEMPTS) finishes, as the engine's decider would: every attempt before it
- * finished, none in flight, its tick the attempt's number (the numbering recovery's history gives them).
- */
-const checkpointAfter = (attempt: number, at: string): StoredEvent => {
-  const state = schedulerStateData({
-    status: 'running',
-    attemptsStarted: attempt,
-    inFlight: new Map(),
-    unresolved: new Set(),
-    stoppedBy: null,
-    executionGeneration: 0,
-    lastTick: attempt,
-  });
-  const event: SchedulerCheckpointed = { at, state, type: 'SchedulerCheckpointed' };
-  return { stream: schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT), type: event.type, data: JSON.stringify(event) };
+  return {
+    scheduler: schedulerEvents.slice(0, 1).map(inSchedulerStream),
+    invocation: invocationEvents.map(stored(invocationStream('episode-0001', invocationId))),
+    finish: schedulerEvents.slice(1).map(inSchedulerStream),
+    checkpoint,
+  };
 };
 
 /** Fills the store file with about `target` events, in big transactions straight into its table. */
@@ -204,7 +204,6 @@ export const fillStore = (path: string, target: number): number => {
   const perAttempt = template.scheduler.length + template.invocation.length + template.finish.length;
   const attempts = Math.max(1, Math.round(target / perAttempt));
   const revisions = new Map<string, number>();
-  const finishedAt = (JSON.parse(template.finish[0]!.data) as { at: string }).at;
   let written = 0;
   let eventId = 0;
   const now = Date.now();
@@ -231,7 +230,7 @@ export const fillStore = (path: string, target: number): number => {
     }
     for (const g of group) {
       for (const event of template.finish) write(event, g.participant, g.invocationId);
-      if (g.attempt % SCHEDULER_CHECKPOINT_ATTEMPTS === 0) write(checkpointAfter(g.attempt, finishedAt), g.participant, g.invocationId);
+      if (g.attempt % SCHEDULER_CHECKPOINT_ATTEMPTS === 0) write(template.checkpoint(g.attempt), g.participant, g.invocationId);
     }
   });
   const perTransaction = CONCURRENT_INVOCATIONS * 64;
