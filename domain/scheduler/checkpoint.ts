@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { SchedulerState } from './state';
+import { StopReasonCodec, type SchedulerState } from './state';
 
 /**
  * A scheduler's whole state as JSON: what a `SchedulerCheckpointed` event records and what the views
@@ -13,7 +13,7 @@ export const SchedulerStateDataCodec = t.type({
   last_tick: t.union([t.number, t.null]),
   status: t.keyof({ running: null, stopped: null }),
   stopped_by: t.union([
-    t.type({ action_instance_id: t.string, reason: t.keyof({ indeterminate_tool_action: null, failure_policy: null }) }),
+    t.type({ action_instance_id: t.string, reason: StopReasonCodec }),
     t.null,
   ]),
   unresolved: t.readonlyArray(t.string),

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { SchedulerStateDataCodec } from './checkpoint';
+import { StopReasonCodec } from './state';
 
 export const AttemptOutcomeCodec = t.keyof({ succeeded: null, failed: null, consumed: null });
 /** `consumed`: the invocation threw or returned an invalid result; it counts as failed. */
@@ -27,8 +28,6 @@ export const AttemptFinishedCodec = t.type({
   at: t.string,
 });
 
-export const StopReasonCodec = t.keyof({ indeterminate_tool_action: null, failure_policy: null });
-export type StopReason = t.TypeOf<typeof StopReasonCodec>;
 
 export const SchedulerStoppedCodec = t.type({
   type: t.literal('SchedulerStopped'),

@@ -1,3 +1,8 @@
+import * as t from 'io-ts';
+
+export const StopReasonCodec = t.keyof({ indeterminate_tool_action: null, failure_policy: null });
+export type StopReason = t.TypeOf<typeof StopReasonCodec>;
+
 /**
  * One participant's scheduler under one autonomous policy. It counts attempts, bounds the
  * attempts in flight, and stops on a failed attempt (failure_policy `stop`) or on an
@@ -10,7 +15,7 @@ export interface SchedulerState {
   readonly inFlight: ReadonlyMap<number, string>;
   /** Indeterminate tool actions no operator has resolved yet. */
   readonly unresolved: ReadonlySet<string>;
-  readonly stoppedBy: { readonly reason: 'indeterminate_tool_action' | 'failure_policy'; readonly action_instance_id: string } | null;
+  readonly stoppedBy: { readonly reason: StopReason; readonly action_instance_id: string } | null;
   readonly executionGeneration: number;
   readonly lastTick: number | null;
 }
