@@ -38,6 +38,34 @@ describe('the metadata column', () => {
     expect(metadataOfColumn(null)).toBeUndefined();
   });
 
+  it('keeps as bytes exactly the texts a link alone is written as, whatever is changed in one', () => {
+    // The rule as a regular expression: 43 base64url characters a digest, the last one carrying 4 bits.
+    const DIGEST = '[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]';
+    const linkAlone = new RegExp(`^\\{"raes_chain":\\{"v":2,"d":"${DIGEST}","p":(?:null|"${DIGEST}")\\}\\}$`);
+    const characters = fc.constantFrom(...'AEQgw048Bz_-=+/."{}:,\\ \u00e9\ud83d'.split(''));
+    const changed = fc
+      .record({ d: fc.string(), p: fc.option(fc.string(), { nil: null }), at: fc.nat(), character: characters, change: fc.constantFrom('replace', 'insert', 'delete', 'none') })
+      .map(({ d, p, at, character, change }) => {
+        const text = linkMetadataJson({ v: 2, digest: digest(d), previous: p === null ? null : digest(p) });
+        const index = at % text.length;
+        if (change === 'none') return text;
+        const rest = change === 'insert' ? text.slice(index) : text.slice(index + 1);
+        return text.slice(0, index) + (change === 'delete' ? '' : character) + rest;
+      });
+    fc.assert(
+      fc.property(changed, (text) => {
+        const column = metadataColumnOf(text);
+        if (!linkAlone.test(text)) {
+          expect(column).toBe(text);
+          return;
+        }
+        expect(column).toBeInstanceOf(Buffer);
+        expect(JSON.stringify(metadataOfColumn(Buffer.from(column as Buffer)))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads a BLOB it did not write as an unreadable link, which the chain check reports', () => {
     expect(metadataOfColumn(Buffer.from([2, 1, 2, 3]))).toEqual({ raes_chain: { unreadable: 'AgECAw' } });
     expect(metadataOfColumn(Buffer.alloc(65))).toEqual({ raes_chain: { unreadable: Buffer.alloc(65).toString('base64url') } });
