@@ -223,8 +223,8 @@ export class ChainedEventStore implements OpenedEventStore {
       for (let index = 0; index < count; index += 1) {
         const event = events[index]!;
         const canonicalData = canonicalDataOf(event);
-        // A digest dataDigest wrote is lowercase hex and needs no escape; a caller's is escaped as JSON would.
-        const dataText = event.dataDigest === undefined ? `"${dataDigest(event.type, canonicalData)}"` : jsonString(event.dataDigest);
+        // Lowercase hex, the caller's too (EventToAppend.dataDigest): its JSON text needs no escape.
+        const dataText = `"${event.dataDigest ?? dataDigest(event.type, canonicalData)}"`;
         const digest = linkDigestOfTexts(previousText, streamText, first + index, dataText);
         const link: ChainLink = { v: CHAIN_VERSION, digest, previous };
         linked[index] = event.metadata === undefined ? linkedOnly(event, link, canonicalData) : linkedBeside(event, link, canonicalData);

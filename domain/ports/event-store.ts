@@ -28,7 +28,9 @@ export type EventToAppend = {
   readonly dataJsonCanonical?: boolean;
   /**
    * The event's data digest (docs/integrity.md: the SHA-256 of its type and its data's canonical
-   * JSON), when the caller has taken it already (to derive the event's id, say): the chain links it as is.
+   * JSON, in lowercase hex as `dataDigest` writes it), when the caller has taken it already (to derive
+   * the event's id, say): the chain writes it into its link as it is, unescaped. Any other value breaks
+   * the event's link, since the check takes the digest again from the stored data.
    */
   readonly dataDigest?: string;
   /** `JSON.stringify(metadata)`, when the caller has written it already (the chain writes its link's text). */

@@ -47,7 +47,8 @@ describe('ChainedEventStore', () => {
   it('links a run of events of a stream whose name needs escaping, with a caller\'s data digest linked as given', async () => {
     const store = new ChainedEventStore(new MemoryEventStore());
     const stream = 'a "quoted"\\ stream';
-    const callers = 'caller "digest"';
+    // Lowercase hex as every data digest is, and not this event's own: linked as given, not taken again.
+    const callers = dataDigest('Moved', '{"given":true}');
     appended(await store.append(stream, [{ id: 'a', type: 'Opened', data: { n: 1 } }, { id: 'b', type: 'Moved', data: {}, dataDigest: callers }], { expectedRevision: 'no_stream' }));
     // At the revision the store wrote last: the cached head, with the stream's text written once.
     appended(await store.append(stream, [{ id: 'c', type: 'Moved', data: { n: 3 } }], { expectedRevision: 1n }));
