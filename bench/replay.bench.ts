@@ -174,7 +174,7 @@ export const templateAttempt = (): {
   ]);
   const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: JSON.stringify(event) });
   const inSchedulerStream = stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT));
-  // Every attempt before it finished, its tick the attempt's number (the numbering recovery's history gives them).
+  // Every attempt before it finished, its tick the attempt's number (the numbering fillStore gives them).
   const checkpoint = (attempt: number): StoredEvent => {
     const finishing: SchedulerState = { ...schedulerDecider.initialState(), attemptsStarted: attempt, inFlight: new Map([[attempt, invocationId]]), lastTick: attempt };
     const decision = schedulerDecider.decide(finish(attempt), finishing);
@@ -190,7 +190,23 @@ export const templateAttempt = (): {
   };
 };
 
-/** Fills the store file with about `target` events, in big transactions straight into its table. */
+/**
+ * A scheduler event of the template attempt (attempt 1, tick 1) as attempt `attempt` of its participant
+ * records it, at the tick of the same number: a scheduler folds attempt numbers and ticks, and a
+ * checkpoint (template.checkpoint) states what these numbers give. Member order is kept (canonical).
+ */
+const numbered = (event: StoredEvent, attempt: number): StoredEvent => {
+  if (attempt === 1) return event;
+  const data = JSON.parse(event.data) as { attempt?: number; tick?: number };
+  if (data.attempt !== undefined) data.attempt = attempt;
+  if (data.tick !== undefined) data.tick = attempt;
+  return { ...event, data: JSON.stringify(data) };
+};
+
+/**
+ * Fills the store file with about `target` events, in big transactions straight into its table. Each
+ * participant's attempts are numbered 1, 2, 3... as its scheduler would have numbered them.
+ */
 export const fillStore = (path: string, target: number): number => {
   const db = new BetterSqlite3(path);
   prepareDatabase(db, 5000);
@@ -223,13 +239,13 @@ export const fillStore = (path: string, target: number): number => {
       const attempt = Math.floor(index / PARTICIPANTS) + 1;
       group.push({ participant, attempt, invocationId: outerActionInstanceId(POLICY, participant, attempt) });
     }
-    for (const g of group) for (const event of template.scheduler) write(event, g.participant, g.invocationId);
+    for (const g of group) for (const event of template.scheduler) write(numbered(event, g.attempt), g.participant, g.invocationId);
     // Round-robin: the group's invocations run at the same time.
     for (let e = 0; e < template.invocation.length; e++) {
       for (const g of group) write(template.invocation[e]!, g.participant, g.invocationId);
     }
     for (const g of group) {
-      for (const event of template.finish) write(event, g.participant, g.invocationId);
+      for (const event of template.finish) write(numbered(event, g.attempt), g.participant, g.invocationId);
       if (g.attempt % SCHEDULER_CHECKPOINT_ATTEMPTS === 0) write(template.checkpoint(g.attempt), g.participant, g.invocationId);
     }
   });

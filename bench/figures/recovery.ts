@@ -1,7 +1,6 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { openInvocationsIndex } from '../../adapters/views/open-invocations-index';
 import { sqliteViews } from '../../adapters/views/sqlite';
@@ -77,29 +76,6 @@ export interface CrashedFiles {
   readonly viewsPath: string;
 }
 
-/**
- * The history generator repeats one template attempt, so every AttemptStarted says attempt 1, tick 1.
- * A scheduler folds attempt numbers and ticks: give each participant's attempts 1, 2, 3... (the number
- * its action instance id already ends with) and the same tick, as a real scheduler would have written.
- */
-const numberSchedulerAttempts = (eventsPath: string): void => {
-  const db = new BetterSqlite3(eventsPath);
-  db.pragma('synchronous = OFF');
-  // A checkpoint (fillStore) is written with the numbers this gives the attempts before it.
-  const rows = db.prepare(`SELECT position, data FROM events WHERE stream LIKE 'scheduler-%' AND type <> 'SchedulerCheckpointed'`).all() as { position: number; data: string }[];
-  const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
-  db.transaction(() => {
-    for (const row of rows) {
-      const event = JSON.parse(row.data) as { type: string; action_instance_id: string; attempt: number; tick?: number };
-      const attempt = Number(event.action_instance_id.slice(event.action_instance_id.lastIndexOf(':') + 1));
-      event.attempt = attempt;
-      if (event.type === 'AttemptStarted') event.tick = attempt;
-      update.run(JSON.stringify(event), row.position);
-    }
-  })();
-  db.close();
-};
-
 /** The history once per size, with its views caught up by the engine's own runner; copied for each case. */
 export const historyFile = async (dir: string, events: number, cache: Map<number, CrashedFiles>): Promise<CrashedFiles> => {
   const found = cache.get(events);
@@ -110,7 +86,6 @@ export const historyFile = async (dir: string, events: number, cache: Map<number
   const start = process.hrtime.bigint();
   if (events > 0) {
     fillStore(eventsPath, events);
-    numberSchedulerAttempts(eventsPath);
   }
   // A running engine keeps every view following the log: at the crash they were current but for its lag.
   const store = openBenchStore(eventsPath);
