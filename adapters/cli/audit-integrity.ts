@@ -1,12 +1,13 @@
 import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
+import { SchedulerCheckpointCheck } from '../../domain/application';
 
-/** Reads the whole store in position order, a page at a time, through the integrity check of docs/integrity.md. */
+/** Reads the whole store in position order, a page at a time, through the integrity check of docs/integrity.md and the scheduler checkpoints'. */
 
 const PAGE = 2000;
 
 export const auditIntegrity = async (store: EventStore): Promise<IntegrityReport | StorageFailure> => {
-  const verifier = new IntegrityVerifier(store.gaplessPositions === true);
+  const verifier = new IntegrityVerifier(store.gaplessPositions === true, [new SchedulerCheckpointCheck()]);
   let after: bigint | undefined;
   for (;;) {
     const read = await store.readAll({ ...(after === undefined ? {} : { after }), maxCount: PAGE });

@@ -32,7 +32,7 @@ import { StreamAggregate, type AggregateKind, type EventCodec, type StreamDecide
 export const trustedCodec = <V extends { readonly type: string }>(what: string, types: ReadonlySet<string>): EventCodec<V> => ({
   typeOf: (event) => event.type,
   toData: (event) => event as unknown as JsonValue,
-  fromRecorded: (recorded: RecordedEvent) => {
+  fromRecorded: (recorded: Pick<RecordedEvent, 'type' | 'data'>) => {
     const data = recorded.data;
     const tag = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as { type?: unknown }).type : undefined;
     if (tag === recorded.type && types.has(recorded.type)) return data as unknown as V;

@@ -26,8 +26,8 @@ export interface StreamDecider<S, C, V, A> {
 export interface EventCodec<V> {
   readonly typeOf: (event: V) => string;
   readonly toData: (event: V) => JsonValue;
-  /** The event a recorded one stands for, or a sentence saying why it is not one. */
-  readonly fromRecorded: (recorded: RecordedEvent) => V | string;
+  /** The event a recorded one stands for (by its type and data), or a sentence saying why it is not one. */
+  readonly fromRecorded: (recorded: Pick<RecordedEvent, 'type' | 'data'>) => V | string;
 }
 
 /**
