@@ -28,7 +28,7 @@ import { auditedInvocation, draftsOf, foldStream, resolutionOf, type AuditedInvo
 
 export type { AuditedInvocation, AuditedToolAction } from './audited-invocation';
 import type { IntegrityReport } from '../../domain/integrity/verify';
-import { adviceGivenIntegrity, historyChangedNote } from './changed-history';
+import { adviceGivenIntegrity, changedHistoryAdvice, historyChangedNote } from './changed-history';
 import { digestRows, passOverLog, type PassViews } from './audit-pass';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
 import { EXIT_INVALID } from './io';
@@ -67,7 +67,9 @@ export const catchUpViews = async (
   const caught = await runner.catchUp(onProgress);
   if (caught.kind === 'storage_failure') return fail(EXIT_INVALID, `reading the event store failed: ${caught.reason}`);
   if (caught.kind === 'projection_failed') {
-    return fail(EXIT_INVALID, `${caught.reason}; rebuild it with \`raes-tools projections rebuild ${caught.projection}\``);
+    // A rebuild repairs a damaged view, not a store whose history was changed under it.
+    const changed = await changedHistoryAdvice(workspace.store);
+    return fail(EXIT_INVALID, `${caught.reason}; ${changed ?? `rebuild it with \`raes-tools projections rebuild ${caught.projection}\``}`);
   }
   return { ok: true, value: runner };
 };

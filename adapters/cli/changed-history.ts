@@ -26,10 +26,13 @@ export const historyChangedNote = (integrity: IntegrityReport): string | undefin
 export const adviceGivenIntegrity = (advice: string, integrity: IntegrityReport): string =>
   advice !== REBUILD_ADVICE ? advice : (historyChangedNote(integrity) ?? advice);
 
-/** For any other command: checks the store's chains only now that something failed. */
-export const adviceGivenStore = async (advice: string, store: EventStore): Promise<string> => {
-  if (advice !== REBUILD_ADVICE) return advice;
+/** What to do when the store's own checks break, read only now that something failed; undefined when they hold. */
+export const changedHistoryAdvice = async (store: EventStore): Promise<string | undefined> => {
   const integrity = await auditIntegrity(store);
-  if ('kind' in integrity || integrity.findings.length === 0) return advice;
+  if ('kind' in integrity || integrity.findings.length === 0) return undefined;
   return `the event store's history was changed (${firstBreak(integrity)}): run \`raes-tools audit\` to see where it breaks; ${CHANGED_HISTORY_ADVICE}`;
 };
+
+/** For any other command: checks the store's chains only now that something failed. */
+export const adviceGivenStore = async (advice: string, store: EventStore): Promise<string> =>
+  advice !== REBUILD_ADVICE ? advice : ((await changedHistoryAdvice(store)) ?? advice);

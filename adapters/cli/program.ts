@@ -16,7 +16,7 @@ import { registerTelemetry } from './commands/telemetry';
 
 import { registerVerify } from './commands/verify';
 import { CliIo, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './io';
-import { UnreadableEvent } from '../../domain/ports/unreadable-event';
+import { ForeignEvent, UnreadableEvent } from '../../domain/ports/unreadable-event';
 
 const HELP_AFTER_ERROR = '(run with --help for usage)';
 
@@ -89,6 +89,10 @@ const runCommand = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     return exitCode;
   } catch (cause) {
     if (cause instanceof CommanderError) return cause.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    if (cause instanceof ForeignEvent) {
+      io.stderr(`raes-tools: ${cause.message}\n`);
+      return EXIT_INVALID;
+    }
     if (cause instanceof UnreadableEvent) {
       io.stderr(`raes-tools: ${cause.message}. Nothing rebuilds the history from there: restore the store from a backup taken before the change.\n`);
       return EXIT_INVALID;

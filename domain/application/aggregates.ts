@@ -11,6 +11,7 @@ import {
 } from '../invocation';
 import {
   SCHEDULER_CHECKPOINTED,
+  SchedulerStateDataCodec,
   schedulerDecider,
   type SchedulerCommand,
   type SchedulerEvent,
@@ -52,7 +53,20 @@ const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
 };
 
 export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
-export const schedulerEventCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
+const trustedSchedulerCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
+
+/**
+ * The scheduler's codec: trusted as every stored event is, but a checkpoint's state is decoded, since a
+ * scheduler loaded from its latest checkpoint takes that state whole (one event in 128 or more).
+ */
+export const schedulerEventCodec: EventCodec<SchedulerEvent> = {
+  ...trustedSchedulerCodec,
+  fromRecorded: (recorded) => {
+    const event = trustedSchedulerCodec.fromRecorded(recorded);
+    if (typeof event === 'string' || event.type !== SCHEDULER_CHECKPOINTED || SchedulerStateDataCodec.is(event.state)) return event;
+    return 'expected a SchedulerCheckpointed whose state is a scheduler\'s state (attempts_started, execution_generation, in_flight, last_tick, status, stopped_by, unresolved)';
+  },
+};
 
 /** The scheduler decider accepts or refuses; its answer says which. */
 export type SchedulerAnswer = { readonly kind: 'accepted' } | { readonly kind: 'refused'; readonly refusal: SchedulerRefusal };

@@ -80,7 +80,7 @@ const loadSchedulers = async (context: RuntimeContext, entries: readonly PolicyP
     for (const entry of batch) {
       const events = read.streams.get(entry.scheduler.stream) ?? [];
       const loaded = entry.scheduler.fold(events);
-      if (loaded.kind === 'unavailable') throw new Error(`loading ${entry.scheduler.stream}: ${loaded.reason}`);
+      if (loaded.kind === 'unavailable') throw loaded.foreign ?? new Error(`loading ${entry.scheduler.stream}: ${loaded.reason}`);
       if (events.length === BATCH_EVENTS_PER_STREAM) await must(entry.scheduler.loadFromCheckpoint(), `loading ${entry.scheduler.stream}`);
     }
   }

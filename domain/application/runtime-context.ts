@@ -1,4 +1,5 @@
 import type { Registration } from '../manifest';
+import type { ForeignEvent } from '../ports/unreadable-event';
 import type { InvocationAggregate } from './aggregates';
 import type { PortEventListener } from './local-invocation-port';
 import type { RefusalListener } from './port-refusals';
@@ -29,8 +30,8 @@ export interface RuntimeContext {
   progress(progress: RuntimeProgress): void;
 }
 
-/** Waits for a load and turns a store that failed into an error naming what was being read. */
-export const must = async (loading: Promise<{ kind: 'loaded' } | { kind: 'unavailable'; reason: string }>, what: string): Promise<void> => {
+/** Waits for a load and turns a store that failed into an error naming what was being read (the event, when the stream holds one the engine did not write). */
+export const must = async (loading: Promise<{ kind: 'loaded' } | { kind: 'unavailable'; reason: string; foreign?: ForeignEvent }>, what: string): Promise<void> => {
   const loaded = await loading;
-  if (loaded.kind === 'unavailable') throw new Error(`${what}: ${loaded.reason}`);
+  if (loaded.kind === 'unavailable') throw loaded.foreign ?? new Error(`${what}: ${loaded.reason}`);
 };

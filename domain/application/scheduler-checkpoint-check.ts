@@ -1,7 +1,7 @@
 import { canonicalJson } from '../integrity/canonical-json';
 import type { HistoryCheck, VerifiedEvent } from '../integrity/verify';
 import type { JsonValue } from '../ports/event-store';
-import { SCHEDULER_CHECKPOINTED, SchedulerStateDataCodec, schedulerDecider, schedulerStateData, type SchedulerState } from '../scheduler';
+import { SCHEDULER_CHECKPOINTED, schedulerDecider, schedulerStateData, type SchedulerState } from '../scheduler';
 import { SCHEDULER_STREAM_PREFIX } from '../streams';
 import { schedulerEventCodec } from './aggregates';
 
@@ -38,10 +38,10 @@ export class SchedulerCheckpointCheck implements HistoryCheck {
     const followed = this.streams.get(stream);
     if (followed === null) return undefined;
     if (event.revision !== (followed === undefined ? 0n : followed.revision + 1n)) return this.leave(stream);
-    const decoded = schedulerEventCodec.fromRecorded(event);
-    if (typeof decoded === 'string') return this.leave(stream);
     const before = followed === undefined ? schedulerDecider.initialState() : followed.state;
-    if (decoded.type !== SCHEDULER_CHECKPOINTED) {
+    const decoded = schedulerEventCodec.fromRecorded(event);
+    if (event.type !== SCHEDULER_CHECKPOINTED) {
+      if (typeof decoded === 'string') return this.leave(stream);
       let after: SchedulerState;
       try {
         after = schedulerDecider.evolve(before, decoded);
@@ -52,13 +52,14 @@ export class SchedulerCheckpointCheck implements HistoryCheck {
       return undefined;
     }
     this.streams.set(stream, { state: before, revision: event.revision });
-    const recorded: unknown = decoded.state;
-    if (!SchedulerStateDataCodec.is(recorded)) {
+    // The codec decodes a checkpoint's state: one it refuses holds none.
+    if (typeof decoded === 'string' || decoded.type !== SCHEDULER_CHECKPOINTED) {
       return {
         code: 'checkpoint_mismatch',
-        message: `the scheduler checkpoint at ${placeOf(event)} does not hold a scheduler's state (${quoted(recorded)}): it was changed after it was written`,
+        message: `the scheduler checkpoint at ${placeOf(event)} does not hold a scheduler's state (${quoted(event.data)}): it was changed after it was written`,
       };
     }
+    const recorded = decoded.state;
     const folded = schedulerStateData(before);
     for (const member of Object.keys(folded) as (keyof typeof folded)[]) {
       const given = quoted(folded[member]);

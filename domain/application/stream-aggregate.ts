@@ -1,4 +1,5 @@
 import type { EventStore, EventToAppend, JsonValue, RecordedEvent } from '../ports/event-store';
+import { ForeignEvent } from '../ports/unreadable-event';
 import { canonicalJson } from '../integrity/canonical-json';
 import { dataDigest } from '../integrity/chain';
 
@@ -55,7 +56,8 @@ export type Handled<S, V, A> =
   | { readonly kind: 'decided'; readonly events: readonly V[]; readonly answer: A; readonly state: S }
   | { readonly kind: 'unavailable'; readonly reason: string; readonly answer: A; readonly state: S };
 
-type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string };
+/** `foreign`: the stream holds an event the aggregate cannot fold (the store was changed), for a caller that must stop. */
+type Loaded = { readonly kind: 'loaded' } | { readonly kind: 'unavailable'; readonly reason: string; readonly foreign?: ForeignEvent };
 
 /**
  * Deterministic event ids: from the stream, the revision and the event's content. A retried append of
@@ -166,11 +168,19 @@ export class StreamAggregate<S, C, V, A> {
     for (const recorded of events) {
       if (Number(recorded.revision) <= this.revision) continue;
       const event = codec.fromRecorded(recorded);
-      if (typeof event === 'string') {
-        this.held = state;
-        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${stream}': ${event}` };
+      let refusal = typeof event === 'string' ? event : undefined;
+      if (refusal === undefined) {
+        try {
+          state = decider.evolve(state, event as V);
+        } catch (error) {
+          refusal = `it cannot be folded: ${error instanceof Error ? error.message : String(error)}`;
+        }
       }
-      state = decider.evolve(state, event);
+      if (refusal !== undefined) {
+        this.held = state;
+        const foreign = new ForeignEvent(recorded.position, stream, recorded.revision, refusal);
+        return { kind: 'unavailable', reason: `event ${recorded.revision} of stream '${stream}': ${refusal}`, foreign };
+      }
       this.revision = Number(recorded.revision);
     }
     this.held = state;

@@ -138,6 +138,30 @@ describe('a writer checks the store is readable to its end before it appends', (
   });
 });
 
+describe('a writer that folds a stream from the store refuses an event the engine did not write there', () => {
+  it.each([
+    ['another type tag', 0, (data: Record<string, unknown>) => ({ ...data, type: 'SchedulerRestarted' })],
+    ['members it cannot fold', 1, (data: Record<string, unknown>) => ({ ...data, indeterminate_action_ids: 5 })],
+  ])('names a scheduler event with %s, with the views file lost', (_what, revision, change) => {
+    const dataDir = ranDataDir('foreign-event');
+    const db = new BetterSqlite3(join(dataDir, 'events.sqlite'));
+    const target = db.prepare("SELECT position, stream, data FROM events WHERE stream LIKE 'scheduler-%' AND revision = ?").get(revision) as { position: number; stream: string; data: string };
+    db.prepare('UPDATE events SET data = ? WHERE position = ?').run(JSON.stringify(change(JSON.parse(target.data) as Record<string, unknown>)), target.position);
+    db.close();
+    const before = eventCount(dataDir);
+    for (const command of [['recover'], ['run', SCENARIO, '--manifest', MANIFEST]]) {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `views.sqlite${suffix}`), { force: true });
+      const run = cli(...command, '--data-dir', dataDir);
+      expect([command[0], run.status]).toEqual([command[0], 1]);
+      // Named where the engine folds it, or where the views' catch-up meets it: either way as a changed history.
+      expect(run.stderr).toMatch(new RegExp(`(the event at position ${target.position} \\(stream '[^']+', revision ${revision}\\) is not an event the engine writes there|failed on the event at position ${target.position}: .*the event store's history was changed)`));
+      expect(run.stderr).toMatch(/restore the store from a backup/);
+      expect(withoutStack(run)).toBe(true);
+    }
+    expect(eventCount(dataDir)).toBe(before);
+  });
+});
+
 it('a data dir from before store identities is adopted by its next writer', () => {
   const dataDir = ranDataDir('legacy');
   const db = new BetterSqlite3(join(dataDir, 'events.sqlite'));

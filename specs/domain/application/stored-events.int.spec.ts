@@ -1,9 +1,10 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
 import { invocationAggregate, schedulerAggregate } from '../../../domain/application';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
+import { ForeignEvent } from '../../../domain/ports/unreadable-event';
 import { PARTICIPANT, POLICY } from './support/world';
 
-/** Replay trusts the engine's own events and checks only their type tags. */
+/** Replay trusts the engine's own events: it checks their type tags and a checkpoint's state, and names an event it cannot fold. */
 
 const INVOCATION = `${POLICY}:${PARTICIPANT}:1`;
 
@@ -40,6 +41,21 @@ describe('loading an aggregate from stored events', () => {
     expect(loaded.kind === 'unavailable' && loaded.reason).toContain(`event 0 of stream '${invocationStream('episode-1', INVOCATION)}'`);
     expect(loaded.kind === 'unavailable' && loaded.reason).toContain("got type 'InvocationOpened'");
     expect(aggregate.state.status).toBe('unopened');
+  });
+
+  it.each([
+    ['members it cannot fold', { type: 'AttemptFinished', attempt: 1, indeterminate_action_ids: 5, at: '2026-04-11T10:00:00.000Z' }, 'it cannot be folded'],
+    ['a checkpoint that holds no scheduler state', { type: 'SchedulerCheckpointed', at: '2026-04-11T10:00:00.000Z', state: { attempts_started: 'many' } }, "whose state is a scheduler's state"],
+  ])('refuses a scheduler event with %s, naming it as an event the engine did not write', async (_what, data, reason) => {
+    const store = new MemoryEventStore();
+    const stream = schedulerStream('episode-1', POLICY, PARTICIPANT);
+    await store.append(stream, [{ id: 'a', type: data.type, data }], { expectedRevision: 'no_stream' });
+    const loaded = await schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT).load();
+    expect(loaded.kind).toBe('unavailable');
+    const foreign = loaded.kind === 'unavailable' ? loaded.foreign : undefined;
+    expect(foreign).toBeInstanceOf(ForeignEvent);
+    expect(foreign?.message).toContain(`the event at position 1 (stream '${stream}', revision 0) is not an event the engine writes there`);
+    expect(foreign?.message).toContain(reason);
   });
 
   it('refuses an event type the aggregate does not know', async () => {
