@@ -1,7 +1,7 @@
 import { canonicalJson } from '../integrity/canonical-json';
 import type { HistoryCheck, VerifiedEvent } from '../integrity/verify';
 import type { JsonValue } from '../ports/event-store';
-import { SCHEDULER_CHECKPOINTED, schedulerDecider, schedulerStateData, type SchedulerState } from '../scheduler';
+import { SCHEDULER_CHECKPOINTED, schedulerDecider, schedulerStateData, type SchedulerState, type SchedulerStateData } from '../scheduler';
 import { SCHEDULER_STREAM_PREFIX } from '../streams';
 import { schedulerEventCodec } from './aggregates';
 
@@ -25,6 +25,16 @@ const quoted = (value: unknown): string => {
   const text = value === undefined ? 'nothing' : canonicalJson(value as JsonValue);
   return text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS)}... (${text.length} characters)`;
 };
+
+/**
+ * The state with its attempts in flight and unresolved actions sorted: a set's order is how it was
+ * filled, which says nothing about the history, so two states that differ only in it are the same.
+ */
+const inOrder = (state: SchedulerStateData): SchedulerStateData => ({
+  ...state,
+  in_flight: [...state.in_flight].sort((a, b) => a[0] - b[0]),
+  unresolved: [...state.unresolved].sort(),
+});
 
 const placeOf = (event: VerifiedEvent): string => `position ${event.position} (stream '${event.stream}', revision ${event.revision})`;
 
@@ -59,8 +69,8 @@ export class SchedulerCheckpointCheck implements HistoryCheck {
         message: `the scheduler checkpoint at ${placeOf(event)} does not hold a scheduler's state (${quoted(event.data)}): it was changed after it was written`,
       };
     }
-    const recorded = decoded.state;
-    const folded = schedulerStateData(before);
+    const recorded = inOrder(decoded.state);
+    const folded = inOrder(schedulerStateData(before));
     for (const member of Object.keys(folded) as (keyof typeof folded)[]) {
       const given = quoted(folded[member]);
       const held = quoted(recorded[member]);

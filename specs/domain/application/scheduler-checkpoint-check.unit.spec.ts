@@ -130,6 +130,32 @@ describe('the audit of scheduler checkpoints', () => {
     expect(second).toBeDefined();
   });
 
+  it('reads the attempts in flight as a set: listed in another order, they are the same state', () => {
+    const scheduling = { ...policy(participants[0]!), max_in_flight: 3 };
+    let state = schedulerDecider.initialState();
+    const events: SchedulerEvent[] = [];
+    const decide = (command: SchedulerCommand) => {
+      const decision = schedulerDecider.decide(command, state);
+      if (E.isLeft(decision)) throw new Error(decision.left.message);
+      for (const event of decision.right) {
+        state = schedulerDecider.evolve(state, event);
+        events.push(event);
+      }
+    };
+    for (let attempt = 1; attempt <= 66; attempt++) {
+      decide({ type: 'StartAttempt', policy: scheduling, tick: attempt, at });
+      if (attempt < 64) decide({ type: 'FinishAttempt', policy: scheduling, attempt, outcome: 'succeeded', indeterminate_action_ids: [], at });
+    }
+    decide({ type: 'FinishAttempt', policy: scheduling, attempt: 64, outcome: 'succeeded', indeterminate_action_ids: [], at });
+    const stream = recorded([events], participants);
+    const [checkpoint] = checkpointsOf(stream);
+    expect((checkpoint!.data as { state: { in_flight: unknown[] } }).state.in_flight).toHaveLength(2);
+    const reordered = stream.map((event) => (event === checkpoint ? withState(event, (held) => (held.in_flight = [...(held.in_flight as JsonValue[])].reverse())) : event));
+    expect(findingsOf(reordered)).toEqual([]);
+    const dropped = stream.map((event) => (event === checkpoint ? withState(event, (held) => (held.in_flight = (held.in_flight as JsonValue[]).slice(1))) : event));
+    expect(findingsOf(dropped).map((finding) => finding.code)).toEqual(['checkpoint_mismatch']);
+  });
+
   it('leaves a stream it cannot follow unjudged: a removed event is the chain check\'s finding', () => {
     const removed = history.filter((event) => !(event.stream === history[0]!.stream && event.revision === 5n));
     expect(findingsOf(removed).map((finding) => finding.code)).toEqual(['revision_gap']);
