@@ -14,3 +14,13 @@ export const asInvocationEvent = (event: RecordedEvent): InvocationEvent | undef
 
 export const asSchedulerEvent = (event: RecordedEvent): SchedulerEvent | undefined =>
   event.stream.startsWith(SCHEDULER_STREAM_PREFIX) ? (event.data as unknown as SchedulerEvent) : undefined;
+
+/**
+ * The participant an invocation's opening names, or undefined when its data holds none: the audit reads
+ * a store that may have been changed outside the engine, and names such an event instead of failing.
+ */
+export const openingParticipant = (data: unknown): string | undefined => {
+  const portValues = typeof data === 'object' && data !== null ? (data as { readonly port_values?: unknown }).port_values : undefined;
+  const participant = typeof portValues === 'object' && portValues !== null ? (portValues as { readonly participant_address?: unknown }).participant_address : undefined;
+  return typeof participant === 'string' ? participant : undefined;
+};

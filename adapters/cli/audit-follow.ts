@@ -1,6 +1,7 @@
 import { invocationEventCodec } from '../../domain/application';
 import type { EventStore, RecordedEvent, SubscriptionEnded } from '../../domain/ports/event-store';
 import { INVOCATION_STREAM_PREFIX, parseInvocationStream } from '../../domain/streams';
+import { openingParticipant } from '../../domain/stored-events';
 import type { HistoryFilter } from '../../projections';
 import { shown, timeOfDay } from './format';
 
@@ -38,7 +39,8 @@ export const followAudit = (store: EventStore, filter: HistoryFilter, print: (li
     // Invocation ids repeat across episodes: what is open is kept by stream.
     const stream = recorded.stream;
     if (event.type === 'InvocationOpened') {
-      owners.set(stream, { participant: event.port_values.participant_address, episode: name.episodeId });
+      const participant = openingParticipant(event);
+      if (participant !== undefined) owners.set(stream, { participant, episode: name.episodeId });
     } else if (event.type === 'ToolActionSettled') {
       if (!matches(filter, owners.get(stream), invocation)) return;
       const status = event.settlement === 'completed' ? ` (${event.action_result.status})` : ` (${shown(event.reason)})`;
@@ -54,7 +56,14 @@ export const followAudit = (store: EventStore, filter: HistoryFilter, print: (li
   const subscription = store.subscribe({
     filter: { streamPrefixes: [INVOCATION_STREAM_PREFIX], eventTypePrefixes: [...FOLLOWED_TYPES] },
     handle: (batch) => {
-      for (const recorded of batch.events) printLineOf(recorded);
+      for (const recorded of batch.events) {
+        try {
+          printLineOf(recorded);
+        } catch {
+          // Members of other kinds than the engine writes: the store was changed; the line says so and the follow goes on.
+          print(`event at position ${recorded.position} (stream ${shown(recorded.stream)}) is not one the engine writes: run \`raes-tools audit\` to see where the history was changed\n`);
+        }
+      }
     },
   });
   return { ended: subscription.ended, stop: () => subscription.stop() };

@@ -1,9 +1,10 @@
 import { createHash, type Hash } from 'node:crypto';
-import { invocationHistory, type BehaviorHistoryEvent, type InvocationOpened, type InvocationState } from '../../domain/invocation';
+import { invocationHistory, type BehaviorHistoryEvent, type InvocationState } from '../../domain/invocation';
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
 import { SchedulerCheckpointCheck } from '../../domain/application';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
+import { openingParticipant } from '../../domain/stored-events';
 import {
   ProjectionRunner,
   openInvocationsProjection,
@@ -191,7 +192,12 @@ export const passOverLog = async (
       if (event.type !== 'InvocationOpened') continue;
       const name = parseInvocationStream(stream);
       if (name === undefined) continue;
-      const participant = (event.data as unknown as InvocationOpened).port_values.participant_address;
+      const participant = openingParticipant(event.data);
+      // An opening that names no participant was changed: the view's rows are audited instead.
+      if (participant === undefined) {
+        usable = false;
+        continue;
+      }
       if (filter.participant !== undefined && participant !== filter.participant) continue;
       if (filter.episode !== undefined && name.episodeId !== filter.episode) continue;
       if (filter.invocation !== undefined && name.invocationActionInstanceId !== filter.invocation) continue;
@@ -320,8 +326,9 @@ const auditResolvedLater = async (store: EventStore, streams: ReadonlyMap<string
     const name = parseInvocationStream(stream);
     const read = await store.readStream(stream);
     if (name === undefined || read.kind !== 'read' || read.events.length === 0) return false;
-    const opening = read.events[0]!.data as unknown as InvocationOpened;
-    const row = { participant: opening.port_values.participant_address, episode: name.episodeId, invocation: name.invocationActionInstanceId, closingRevision };
+    const participant = openingParticipant(read.events[0]!.data);
+    if (participant === undefined) return false;
+    const row = { participant, episode: name.episodeId, invocation: name.invocationActionInstanceId, closingRevision };
     const history = renderRecordedInvocationHistory(row, read.events);
     if ('kind' in history) return false;
     const draft = draftsOf(history)[0];

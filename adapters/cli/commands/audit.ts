@@ -33,8 +33,35 @@ export const formatAuditHeading = (summary: Pick<AuditSummary, 'filter' | 'histo
   return `Tool history: ${plural(summary.invocation_count, 'closed invocation')}, ${plural(summary.tool_action_count, 'tool action')} (${plural(summary.history_events, 'history event')})${narrowed.length === 0 ? '' : `, ${narrowed.join(', ')}`}\n`;
 };
 
-/** One closed invocation: its outer action, then its tool actions' table and resolutions. */
+/**
+ * One closed invocation, as drawInvocation draws it. The audit reads stores that may have been changed
+ * outside the engine: an invocation whose events hold values of other kinds (a number where the engine
+ * writes text) is drawn with each such value as its JSON text, or, failing that, named in one line.
+ */
 export const formatAuditedInvocation = (invocation: AuditedInvocation): string => {
+  try {
+    return drawInvocation(invocation);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+  try {
+    return drawInvocation(withTexts(invocation) as AuditedInvocation);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return `\ninvocation ${shown(JSON.stringify(invocation.invocation_action_instance_id) ?? '?')}: its events hold values of other kinds than the engine writes (the store was changed); \`--json\` prints them\n`;
+  }
+};
+
+/** A value with every number and boolean in it as its JSON text (null and absent values kept). */
+const withTexts = (value: unknown): unknown => {
+  if (value === null || value === undefined || typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(withTexts);
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, withTexts(member)]));
+  return JSON.stringify(value);
+};
+
+/** One closed invocation: its outer action, then its tool actions' table and resolutions. */
+const drawInvocation = (invocation: AuditedInvocation): string => {
   const outer = invocation.outer_status === null ? 'no outer result (the invocation threw or was closed by recovery)' : invocation.outer_status;
   let text = `\n${invocationLabel(invocation.invocation_action_instance_id)}: invocation ${invocation.invocation_action_instance_id}\n`;
   text += `  participant ${invocation.participant_address}, episode ${invocation.episode_id}\n`;

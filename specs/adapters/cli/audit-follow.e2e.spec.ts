@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { INVOCATION, MANIFEST, SCENARIO, cli, scratchDir } from './support/cli';
 import { HELD_TOOL_HARNESS, heldTools, startCli, waitFor, type StartedCli } from './support/started-cli';
@@ -51,6 +52,27 @@ describe('raes-tools audit --follow', () => {
       expect(await follower.exited).toBe(1);
       expect(follower.err()).toContain(`the event store file ${join(dataDir, 'events.sqlite')} was`);
       expect(follower.err()).toContain('run `raes-tools audit --follow` again to follow the store there now');
+    } finally {
+      follower.child.kill('SIGKILL');
+    }
+  });
+
+  it('names an event whose members are of other kinds than the engine writes, and follows on', async () => {
+    const dataDir = scratchDir('audit-follow-changed');
+    expect(cli('run', SCENARIO, '--manifest', MANIFEST, '--data-dir', dataDir).status).toBe(0);
+    const db = new BetterSqlite3(join(dataDir, 'events.sqlite'));
+    const settled = db.prepare("SELECT position, data FROM events WHERE type = 'ToolActionSettled' ORDER BY position").get() as { position: number; data: string };
+    db.prepare('UPDATE events SET data = ? WHERE position = ?').run(JSON.stringify({ ...(JSON.parse(settled.data) as object), action_result: null, reason: null }), settled.position);
+    db.close();
+    const follower = startCli(['audit', '--follow', '--data-dir', dataDir]);
+    try {
+      await waitFor(() => follower.out().includes(`invocation ${INVOCATION(1)} closed`), 'the history followed');
+      expect(follower.out()).toContain(`event at position ${settled.position} (stream invocation-`);
+      expect(follower.out()).toContain('is not one the engine writes: run `raes-tools audit` to see where the history was changed');
+      expect(follower.child.exitCode).toBeNull();
+      follower.child.kill('SIGINT');
+      expect(await follower.exited).toBe(0);
+      expect(follower.err()).not.toMatch(/internal error|\n\s+at /);
     } finally {
       follower.child.kill('SIGKILL');
     }

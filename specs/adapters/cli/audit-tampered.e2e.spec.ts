@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { MANIFEST, SCENARIO, cli, json, scratchDir } from './support/cli';
+import { MANIFEST, SCENARIO, cli, json, scratchDir, withoutStack } from './support/cli';
 
 jest.setTimeout(180_000);
 
@@ -214,5 +214,31 @@ describe('raes-tools audit over a tampered SQLite history', () => {
     expect(status).toBe(1);
     expect(report.integrity.findings[0]).toMatchObject({ code: 'seal_mismatch', position: String(seal!.position) });
     expect(report.integrity.findings[0]!.message).toMatch(/in another order/);
+  });
+
+  // Data that still reads as JSON but holds other kinds than the engine writes: named, never an internal error.
+  const dataEdits: Array<[string, string, (data: Record<string, unknown>) => unknown]> = [
+    ['an opening whose data is null', 'InvocationOpened', () => null],
+    ['an opening that names no participant', 'InvocationOpened', (data) => ({ ...data, port_values: [] })],
+    ['a tool call id that is a number', 'ToolActionAdmitted', (data) => ({ ...data, tool_call_id: 5 })],
+    ['a dispatch time that is an object', 'ToolActionDispatched', (data) => ({ ...data, at: { when: 'now' } })],
+  ];
+  it.each(dataEdits)('reports %s as a changed event, in text and JSON', (_label, type, edit) => {
+    let target: Row | undefined;
+    const dir = tampered(`kinds-${type}`, (db, rows) => {
+      target = rows.find((row) => row.type === type)!;
+      db.prepare('UPDATE events SET data = ? WHERE position = ?').run(JSON.stringify(edit(JSON.parse(target.data) as Record<string, unknown>)), target.position);
+    });
+    const text = cli('audit', '--data-dir', dir);
+    expect(text.status).toBe(1);
+    expect(text.stderr).not.toMatch(/internal error/);
+    expect(withoutStack(text)).toBe(true);
+    expect(`${text.stdout}${text.stderr}`).toContain(`chain_digest_mismatch: the event at position ${target!.position} `);
+    // JSON: the report, or (when the history cannot be rendered at all) the error naming the same finding.
+    const run = cli('audit', '--data-dir', dir, '--json');
+    expect(run.status).toBe(1);
+    const printed = json<AuditJson & { error?: { message: string } }>(run);
+    if (printed.error === undefined) expect(printed.integrity.findings[0]).toMatchObject({ code: 'chain_digest_mismatch', position: String(target!.position) });
+    else expect(printed.error.message).toContain(`chain_digest_mismatch: the event at position ${target!.position} `);
   });
 });
