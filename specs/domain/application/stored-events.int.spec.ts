@@ -1,5 +1,5 @@
 import { MemoryEventStore } from '../../../adapters/event-store';
-import { invocationAggregate, schedulerAggregate } from '../../../domain/application';
+import { StreamAggregate, invocationAggregate, schedulerAggregate } from '../../../domain/application';
 import { invocationStream, schedulerStream } from '../../../domain/streams';
 import { ForeignEvent } from '../../../domain/ports/unreadable-event';
 import { PARTICIPANT, POLICY } from './support/world';
@@ -44,8 +44,9 @@ describe('loading an aggregate from stored events', () => {
   });
 
   it.each([
-    ['members it cannot fold', { type: 'AttemptFinished', attempt: 1, indeterminate_action_ids: 5, at: '2026-04-11T10:00:00.000Z' }, 'it cannot be folded'],
-    ['a checkpoint that holds no scheduler state', { type: 'SchedulerCheckpointed', at: '2026-04-11T10:00:00.000Z', state: { attempts_started: 'many' } }, "whose state is a scheduler's state"],
+    ['members its fold cannot read', { type: 'AttemptFinished', attempt: 1, indeterminate_action_ids: 5, at: '2026-04-11T10:00:00.000Z' }, 'expected a AttemptFinished event to hold attempt and indeterminate_action_ids'],
+    ['members missing', { type: 'AttemptStarted', at: '2026-04-11T10:00:00.000Z' }, 'expected a AttemptStarted event to hold attempt, action_instance_id and tick'],
+    ['a checkpoint that holds no scheduler state', { type: 'SchedulerCheckpointed', at: '2026-04-11T10:00:00.000Z', state: { attempts_started: 'many' } }, "event to hold a state that is a scheduler's state"],
   ])('refuses a scheduler event with %s, naming it as an event the engine did not write', async (_what, data, reason) => {
     const store = new MemoryEventStore();
     const stream = schedulerStream('episode-1', POLICY, PARTICIPANT);
@@ -56,6 +57,28 @@ describe('loading an aggregate from stored events', () => {
     expect(foreign).toBeInstanceOf(ForeignEvent);
     expect(foreign?.message).toContain(`the event at position 1 (stream '${stream}', revision 0) is not an event the engine writes there`);
     expect(foreign?.message).toContain(reason);
+  });
+
+  it('names an event whose fold throws as one the engine did not write, keeping the state before it', async () => {
+    const store = new MemoryEventStore();
+    await store.append('counter-a', [{ id: 'a', type: 'Counted', data: { type: 'Counted', by: 1 } }, { id: 'b', type: 'Counted', data: { type: 'Counted', by: 'x' } }], { expectedRevision: 'no_stream' });
+    type Counted = { readonly type: 'Counted'; readonly by: number };
+    const counter = new StreamAggregate<number, never, Counted, never>('counter-a', store, {
+      streamOf: (key) => key,
+      decider: {
+        initialState: () => 0,
+        evolve: (state, event) => {
+          if (typeof event.by !== 'number') throw new TypeError('by is not a number');
+          return state + event.by;
+        },
+        decide: () => ({ events: [], answer: undefined as never }),
+      },
+      codec: { typeOf: (event) => event.type, toData: (event) => event, fromRecorded: (recorded) => recorded.data as unknown as Counted },
+    });
+    const loaded = await counter.load();
+    expect(loaded.kind === 'unavailable' && loaded.foreign).toBeInstanceOf(ForeignEvent);
+    expect(loaded.kind === 'unavailable' && loaded.foreign?.message).toContain("the event at position 2 (stream 'counter-a', revision 1) is not an event the engine writes there (it cannot be folded: by is not a number)");
+    expect(counter.state).toBe(1);
   });
 
   it('refuses an event type the aggregate does not know', async () => {
