@@ -26,11 +26,11 @@ const policy = (participant: string): SchedulerPolicy => ({
  * One attempt after another, `attempts` of them, each finished with an indeterminate action when
  * `indeterminate` says so: the scheduler then stops, and its action is resolved and it is restarted.
  */
-const schedulerEvents = (participant: string, attempts: number, indeterminate: (attempt: number) => boolean = () => false): SchedulerEvent[] => {
-  const scheduling = policy(participant);
+/** A scheduler deciding commands in turn, its events kept; a refusal throws. */
+const deciding = () => {
   let state = schedulerDecider.initialState();
   const events: SchedulerEvent[] = [];
-  const decide = (command: SchedulerCommand) => {
+  const decide = (command: SchedulerCommand): void => {
     const decision = schedulerDecider.decide(command, state);
     if (E.isLeft(decision)) throw new Error(decision.left.message);
     for (const event of decision.right) {
@@ -38,11 +38,17 @@ const schedulerEvents = (participant: string, attempts: number, indeterminate: (
       events.push(event);
     }
   };
+  return { events, decide, stopped: () => state.status === 'stopped' };
+};
+
+const schedulerEvents = (participant: string, attempts: number, indeterminate: (attempt: number) => boolean = () => false): SchedulerEvent[] => {
+  const scheduling = policy(participant);
+  const { events, decide, stopped } = deciding();
   for (let attempt = 1; attempt <= attempts; attempt++) {
     decide({ type: 'StartAttempt', policy: scheduling, tick: attempt, at });
     const unresolved = indeterminate(attempt) ? [`attempt-${attempt}:tool=1`] : [];
     decide({ type: 'FinishAttempt', policy: scheduling, attempt, outcome: 'succeeded', indeterminate_action_ids: unresolved, at });
-    if (state.status === 'stopped') {
+    if (stopped()) {
       for (const id of unresolved) decide({ type: 'RecordResolution', action_instance_id: id, at });
       decide({ type: 'RestartScheduler', at });
     }
@@ -132,16 +138,7 @@ describe('the audit of scheduler checkpoints', () => {
 
   it('reads the attempts in flight as a set: listed in another order, they are the same state', () => {
     const scheduling = { ...policy(participants[0]!), max_in_flight: 3 };
-    let state = schedulerDecider.initialState();
-    const events: SchedulerEvent[] = [];
-    const decide = (command: SchedulerCommand) => {
-      const decision = schedulerDecider.decide(command, state);
-      if (E.isLeft(decision)) throw new Error(decision.left.message);
-      for (const event of decision.right) {
-        state = schedulerDecider.evolve(state, event);
-        events.push(event);
-      }
-    };
+    const { events, decide } = deciding();
     for (let attempt = 1; attempt <= 66; attempt++) {
       decide({ type: 'StartAttempt', policy: scheduling, tick: attempt, at });
       if (attempt < 64) decide({ type: 'FinishAttempt', policy: scheduling, attempt, outcome: 'succeeded', indeterminate_action_ids: [], at });
