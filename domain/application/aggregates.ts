@@ -11,7 +11,8 @@ import {
 } from '../invocation';
 import {
   SCHEDULER_CHECKPOINTED,
-  SchedulerStateDataCodec,
+  SCHEDULER_EVENT_TYPES,
+  foldedMembersRefusal,
   schedulerDecider,
   type SchedulerCommand,
   type SchedulerEvent,
@@ -41,55 +42,18 @@ export const trustedCodec = <V extends { readonly type: string }>(what: string, 
   },
 });
 
-/** Every scheduler event type, checked complete by the compiler. */
-const SCHEDULER_EVENT_TYPES: Record<SchedulerEvent['type'], true> = {
-  AttemptStarted: true,
-  AttemptFinished: true,
-  SchedulerStopped: true,
-  IndeterminateActionResolved: true,
-  SchedulerRestarted: true,
-  ExecutionGenerationAdvanced: true,
-  SchedulerCheckpointed: true,
-};
-
 export const invocationEventCodec: EventCodec<InvocationEvent> = trustedCodec('an invocation', new Set(INVOCATION_EVENT_TYPES));
-const trustedSchedulerCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', new Set(Object.keys(SCHEDULER_EVENT_TYPES)));
-
-type Members = { readonly [member: string]: unknown };
-const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
-const isText = (value: unknown): boolean => typeof value === 'string';
-const isTexts = (value: unknown): boolean => Array.isArray(value) && value.every(isText);
+const trustedSchedulerCodec: EventCodec<SchedulerEvent> = trustedCodec('a scheduler', SCHEDULER_EVENT_TYPES);
 
 /**
- * What the scheduler's fold reads of each event, checked (and nothing else, so that older stores whose
- * events lack a member the fold does not read still load). A checkpoint's state is read whole.
- */
-const FOLDED_MEMBERS: Record<SchedulerEvent['type'], { readonly what: string; readonly holds: (event: Members) => boolean }> = {
-  AttemptStarted: { what: 'attempt, action_instance_id and tick', holds: (event) => isNumber(event.attempt) && isText(event.action_instance_id) && isNumber(event.tick) },
-  AttemptFinished: { what: 'attempt and indeterminate_action_ids', holds: (event) => isNumber(event.attempt) && isTexts(event.indeterminate_action_ids) },
-  SchedulerStopped: { what: 'reason and action_instance_id', holds: (event) => isText(event.reason) && isText(event.action_instance_id) },
-  IndeterminateActionResolved: { what: 'action_instance_id', holds: (event) => isText(event.action_instance_id) },
-  SchedulerRestarted: { what: 'nothing', holds: () => true },
-  ExecutionGenerationAdvanced: { what: 'execution_generation', holds: (event) => isNumber(event.execution_generation) },
-  SchedulerCheckpointed: {
-    what: "a state that is a scheduler's state (attempts_started, execution_generation, in_flight, last_tick, status, stopped_by, unresolved)",
-    holds: (event) => SchedulerStateDataCodec.is(event.state),
-  },
-};
-
-/**
- * The scheduler's codec: trusted as every stored event is, but the members its fold reads are checked,
- * since a fold of members of other kinds would not fail but leave a state no history gives (a
- * scheduler loaded from its latest checkpoint takes that state whole). Two events an attempt, one
- * check each.
+ * The scheduler's codec: trusted as every stored event is, but the members its fold reads are checked
+ * (foldedMembersRefusal): a scheduler loaded from its latest checkpoint takes that state whole.
  */
 export const schedulerEventCodec: EventCodec<SchedulerEvent> = {
   ...trustedSchedulerCodec,
   fromRecorded: (recorded) => {
     const event = trustedSchedulerCodec.fromRecorded(recorded);
-    if (typeof event === 'string') return event;
-    const folded = FOLDED_MEMBERS[event.type];
-    return folded.holds(event as unknown as Members) ? event : `expected a ${event.type} event to hold ${folded.what} as the scheduler writes them`;
+    return typeof event === 'string' ? event : (foldedMembersRefusal(event) ?? event);
   },
 };
 

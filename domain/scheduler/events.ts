@@ -28,7 +28,6 @@ export const AttemptFinishedCodec = t.type({
   at: t.string,
 });
 
-
 export const SchedulerStoppedCodec = t.type({
   type: t.literal('SchedulerStopped'),
   reason: StopReasonCodec,

@@ -5,3 +5,4 @@ export * from './refusals';
 export * from './state';
 export * from './decider';
 export * from './checkpoint';
+export * from './folded-members';

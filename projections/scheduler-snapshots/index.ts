@@ -1,4 +1,4 @@
-import { evolveScheduler, initialSchedulerState, type SchedulerState } from '../../domain/scheduler';
+import { evolveScheduler, foldedMembersRefusal, initialSchedulerState, type SchedulerState } from '../../domain/scheduler';
 import type { SchedulerSnapshot } from '../../domain/ports/open-invocations';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
@@ -38,6 +38,9 @@ export const schedulerSnapshotsProjection: Projection<SchedulerSnapshotsViews> =
   apply(views, recorded) {
     const event = asSchedulerEvent(recorded);
     if (event === undefined) return;
+    // Recovery restores its schedulers from these snapshots: an event the fold cannot take fails the page.
+    const refusal = foldedMembersRefusal(event);
+    if (refusal !== undefined) throw new Error(refusal);
     const rows = views.schedulerSnapshots;
     const pending = pageSnapshots.of(rows);
     let current = pending.get(recorded.stream);
