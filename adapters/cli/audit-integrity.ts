@@ -6,8 +6,12 @@ import { SchedulerCheckpointCheck } from '../../domain/application';
 
 const PAGE = 2000;
 
+/** The audit's checks of a history read in position order: the chains and seals, and the scheduler checkpoints. */
+export const historyVerifier = (store: EventStore): IntegrityVerifier =>
+  new IntegrityVerifier(store.gaplessPositions === true, [new SchedulerCheckpointCheck()]);
+
 export const auditIntegrity = async (store: EventStore): Promise<IntegrityReport | StorageFailure> => {
-  const verifier = new IntegrityVerifier(store.gaplessPositions === true, [new SchedulerCheckpointCheck()]);
+  const verifier = historyVerifier(store);
   let after: bigint | undefined;
   for (;;) {
     const read = await store.readAll({ ...(after === undefined ? {} : { after }), maxCount: PAGE });

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { invocationHistory, type BehaviorHistoryEvent, type InvocationState } from '../../domain/invocation';
-import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
-import { SchedulerCheckpointCheck } from '../../domain/application';
+import type { IntegrityReport } from '../../domain/integrity/verify';
+import { historyVerifier } from './audit-integrity';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
 import { openingParticipant } from '../../domain/stored-events';
@@ -118,7 +118,7 @@ export const passOverLog = async (
   foldInMemory = false,
 ): Promise<PassResult> => {
   const derived = foldInMemory ? derivedViews(workspace, projections) : undefined;
-  const verifier = new IntegrityVerifier(workspace.store.gaplessPositions === true, [new SchedulerCheckpointCheck()]);
+  const verifier = historyVerifier(workspace.store);
   const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
   /**
