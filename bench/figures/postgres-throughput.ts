@@ -148,7 +148,7 @@ export const postgresThroughputFigure = async (quick: boolean): Promise<FigureRe
         ...(ratio >= TARGET_RATIO
           ? []
           : [
-              'each batch costs four round trips (begin + lock, revisions, insert + head + notify, commit), one batch at a time; ' +
+              'each batch costs two round trips (begin + lock + revisions, then insert + head + notify + commit), one batch at a time; ' +
                 'the raw ceiling pays one insert and the commit, of narrower rows (4 columns, one data text for all) into a table with no index ' +
                 'but its key; see docs/performance.md',
             ]),

@@ -14,26 +14,29 @@ export type PendingAppend = {
 export type BatchResult = AppendResult | 'deferred';
 
 /**
- * Opens the transaction and locks the log head row, in one round trip. The lock serializes appends
- * across every engine on the database: positions are handed out and become visible in commit order,
- * so a reader paging by position never passes an event still being written.
+ * A string as an SQL literal. The store's sessions have standard_conforming_strings on (its session
+ * settings), so a backslash is an ordinary character and only a quote is doubled.
  */
-const beginAndLockHead = async (client: PoolClient): Promise<bigint> => {
-  const results = (await client.query(
-    'BEGIN; SELECT position FROM raes_log_head WHERE id = 1 FOR UPDATE',
-  )) as unknown as QueryResult<{ position: string }>[];
-  return BigInt(results[1]!.rows[0]!.position);
-};
+export const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-const currentRevisions = async (client: PoolClient, streams: readonly string[]): Promise<Map<string, CurrentRevision>> => {
-  const result = await client.query<{ stream: string; revision: string | null }>(
-    'SELECT s.stream, (SELECT e.revision FROM raes_events e WHERE e.stream = s.stream ORDER BY e.revision DESC LIMIT 1) AS revision ' +
-      'FROM unnest($1::text[]) AS s(stream)',
-    [streams],
-  );
+const sqlLiteralOrNull = (text: string | null): string => (text === null ? 'NULL' : sqlLiteral(text));
+
+/**
+ * Opens the transaction, locks the log head row and reads the streams' last revisions, in one round
+ * trip (one simple query of three statements, the streams' names as literals: a simple query takes no
+ * parameters). The lock serializes appends across every engine on the database: positions are handed
+ * out and become visible in commit order, so a reader paging by position never passes an event still
+ * being written; the revisions are read under it, so no other engine moves them until this one commits.
+ */
+const beginLockAndRead = async (client: PoolClient, streams: readonly string[]): Promise<{ readonly head: bigint; readonly revisions: Map<string, CurrentRevision> }> => {
+  const results = (await client.query(
+    'BEGIN; SELECT position FROM raes_log_head WHERE id = 1 FOR UPDATE; ' +
+      'SELECT s.stream, (SELECT e.revision FROM raes_events e WHERE e.stream = s.stream ORDER BY e.revision DESC LIMIT 1) AS revision ' +
+      `FROM unnest(ARRAY[${streams.map(sqlLiteral).join(',')}]::text[]) AS s(stream)`,
+  )) as unknown as [QueryResult, QueryResult<{ position: string }>, QueryResult<{ stream: string; revision: string | null }>];
   const revisions = new Map<string, CurrentRevision>();
-  for (const row of result.rows) revisions.set(row.stream, row.revision === null ? 'no_stream' : BigInt(row.revision));
-  return revisions;
+  for (const row of results[2].rows) revisions.set(row.stream, row.revision === null ? 'no_stream' : BigInt(row.revision));
+  return { head: BigInt(results[1].rows[0]!.position), revisions };
 };
 
 /** The earlier append's result when the events from `start` on carry these ids, in order. */
@@ -50,28 +53,24 @@ const alreadyAppended = async (client: PoolClient, append: PendingAppend, start:
   return { kind: 'appended', nextExpectedRevision: BigInt(last.revision), lastPosition: BigInt(last.position) };
 };
 
-/** The rows of a batch, column by column, for one INSERT ... SELECT FROM unnest(...). */
-class EventColumns {
-  readonly positions: string[] = [];
-  readonly streams: string[] = [];
-  readonly revisions: string[] = [];
-  readonly ids: string[] = [];
-  readonly types: string[] = [];
-  readonly data: string[] = [];
-  readonly metadata: (string | null)[] = [];
+/** The rows of a batch as the VALUES list of one INSERT, in SQL literals. */
+class EventRows {
+  private readonly rows: string[] = [];
 
   add(stream: string, event: EventToAppend, revision: bigint, position: bigint): void {
-    this.positions.push(position.toString());
-    this.streams.push(stream);
-    this.revisions.push(revision.toString());
-    this.ids.push(event.id);
-    this.types.push(event.type);
-    this.data.push(event.dataJson ?? JSON.stringify(event.data));
-    this.metadata.push(event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata)));
+    const data = event.dataJson ?? JSON.stringify(event.data);
+    const metadata = event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata));
+    this.rows.push(
+      `(${position},${sqlLiteral(stream)},${revision},${sqlLiteral(event.id)},${sqlLiteral(event.type)},${sqlLiteral(data)},${sqlLiteralOrNull(metadata)})`,
+    );
   }
 
   get size(): number {
-    return this.positions.length;
+    return this.rows.length;
+  }
+
+  get values(): string {
+    return this.rows.join(',');
   }
 }
 
@@ -80,16 +79,17 @@ class EventColumns {
  * appends before it in the batch left it; conflicts and re-appends write nothing and do not disturb
  * the others. A re-append check needs the stream's rows in the database, so an append that could be
  * a re-append of a stream this batch already wrote to is deferred to the next transaction.
- * The caller commits when `wrote`, else rolls back; on any error it rolls back.
+ * When it wrote, the transaction is committed by the statement that writes (`committed`); otherwise
+ * the caller rolls it back, and on any error too.
  */
 export const appendBatchInTransaction = async (
   client: PoolClient,
   appends: readonly PendingAppend[],
-): Promise<{ readonly results: readonly BatchResult[]; readonly wrote: boolean }> => {
-  let position = await beginAndLockHead(client);
-  const revisions = await currentRevisions(client, [...new Set(appends.map((append) => append.stream))]);
+): Promise<{ readonly results: readonly BatchResult[]; readonly committed: boolean }> => {
+  const { head, revisions } = await beginLockAndRead(client, [...new Set(appends.map((append) => append.stream))]);
+  let position = head;
   const written = new Set<string>();
-  const columns = new EventColumns();
+  const rows = new EventRows();
   const results: BatchResult[] = [];
   for (const append of appends) {
     const current = revisions.get(append.stream) ?? 'no_stream';
@@ -117,22 +117,21 @@ export const appendBatchInTransaction = async (
     const first = current === 'no_stream' ? 0n : current + 1n;
     for (let index = 0; index < count; index += 1) {
       position += 1n;
-      columns.add(append.stream, append.events[index]!, first + BigInt(index), position);
+      rows.add(append.stream, append.events[index]!, first + BigInt(index), position);
     }
     const last = first + BigInt(count - 1);
     revisions.set(append.stream, last);
     written.add(append.stream);
     results.push({ kind: 'appended', nextExpectedRevision: last, lastPosition: position });
   }
-  if (columns.size === 0) return { results, wrote: false };
-  // One round trip: the rows, the log head and the notification, which reaches listeners only when
-  // the transaction commits. A data-modifying WITH runs whether or not the rest reads it.
+  if (rows.size === 0) return { results, committed: false };
+  // One round trip: the rows, the log head, the notification (it reaches listeners only when the
+  // transaction commits) and the commit. A statement that fails aborts the transaction and skips the
+  // statements after it, COMMIT included: the caller rolls back.
   await client.query(
-    'WITH inserted AS (INSERT INTO raes_events (position, stream, revision, id, type, data, metadata) ' +
-      'SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])), ' +
-      'head AS (UPDATE raes_log_head SET position = $8 WHERE id = 1 RETURNING position) ' +
-      'SELECT pg_notify($9, position::text) FROM head',
-    [columns.positions, columns.streams, columns.revisions, columns.ids, columns.types, columns.data, columns.metadata, position.toString(), APPENDED_CHANNEL],
+    `INSERT INTO raes_events (position, stream, revision, id, type, data, metadata) VALUES ${rows.values}; ` +
+      `UPDATE raes_log_head SET position = ${position} WHERE id = 1; ` +
+      `SELECT pg_notify(${sqlLiteral(APPENDED_CHANNEL)}, '${position}'); COMMIT`,
   );
-  return { results, wrote: true };
+  return { results, committed: true };
 };

@@ -60,6 +60,8 @@ export class PostgresEventStore implements EventStore {
     // or the URL's settings.
     const session = withSessionSettings(options.connectionString, {
       synchronous_commit: 'on',
+      // Appends write their rows as SQL literals (append-batch.ts): a backslash in them is a backslash.
+      standard_conforming_strings: 'on',
       ...(this.readOnly ? { default_transaction_read_only: 'on' } : {}),
     });
     const config: PoolConfig = {
@@ -128,7 +130,7 @@ export class PostgresEventStore implements EventStore {
     return this.queue.enqueue(append);
   }
 
-  /** One transaction for a batch of appends; commits only when something was written. */
+  /** One transaction for a batch of appends, committed by its last statement when something was written. */
   private readonly writeBatch: BatchWriter = async (batch) => {
     let client: PoolClient;
     try {
@@ -138,9 +140,9 @@ export class PostgresEventStore implements EventStore {
     }
     let broken: Error | undefined;
     try {
-      const { results, wrote } = await appendBatchInTransaction(client, batch);
-      await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
-      if (wrote) queueMicrotask(this.appended.notify);
+      const { results, committed } = await appendBatchInTransaction(client, batch);
+      if (committed) queueMicrotask(this.appended.notify);
+      else await client.query('ROLLBACK');
       return { kind: 'written', results };
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));

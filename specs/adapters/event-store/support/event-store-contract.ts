@@ -50,6 +50,22 @@ export const describeEventStoreContract = (name: string, harness: EventStoreHarn
     });
 
     describe('ordering', () => {
+      it("keeps quotes, backslashes and characters beyond ASCII exactly, in the stream's name, ids, types, data and metadata", async () => {
+        const odd = `it's \\ "quoted" \\' ''; -- é ✓ 𝄞 \\x00 \\u0041`;
+        const name = stream(`odd ${odd}`);
+        const written: EventToAppend = { id: `id ${odd}`, type: `Type ${odd}`, data: { text: odd, [odd]: [odd, 1.5] }, metadata: { note: odd } };
+        appended(await store.append(name, [written, event(`second ${odd}`)], { expectedRevision: 'no_stream' }));
+        const events = read(await store.readStream(name));
+        expect(events.map((recorded) => [recorded.stream, recorded.id, recorded.type])).toEqual([
+          [name, written.id, written.type],
+          [name, `second ${odd}`, 'ThingHappened'],
+        ]);
+        expect(events[0]!.data).toEqual(written.data);
+        expect(events[0]!.metadata).toMatchObject({ note: odd });
+        appended(await store.append(name, [event(`third ${odd}`)], { expectedRevision: 1n }));
+        expect(read(await store.readStream(name)).map((recorded) => recorded.revision)).toEqual([0n, 1n, 2n]);
+      });
+
       it('gives a new stream revisions from 0 in append order and keeps type, data and metadata', async () => {
         const first = appended(
           await store.append(
