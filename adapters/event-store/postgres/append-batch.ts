@@ -15,9 +15,13 @@ export type BatchResult = AppendResult | 'deferred';
 
 /**
  * A string as an SQL literal. The store's sessions have standard_conforming_strings on (its session
- * settings), so a backslash is an ordinary character and only a quote is doubled.
+ * settings), so a backslash is an ordinary character and only a quote is doubled. PostgreSQL text cannot
+ * hold U+0000 (and a simple query would end at it): such a value is refused here, before anything is sent.
  */
-export const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+export const sqlLiteral = (text: string): string => {
+  if (text.includes('\u0000')) throw new Error(`PostgreSQL text cannot hold the character U+0000, found in '${text.replaceAll('\u0000', '\\u0000')}'`);
+  return `'${text.replaceAll("'", "''")}'`;
+};
 
 const sqlLiteralOrNull = (text: string | null): string => (text === null ? 'NULL' : sqlLiteral(text));
 

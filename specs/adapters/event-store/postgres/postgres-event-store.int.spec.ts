@@ -59,6 +59,20 @@ describe('postgres event store', () => {
     await store.close();
   });
 
+  it('fails an append holding U+0000, which PostgreSQL text cannot hold, alone and with the reason; its batch is written', async () => {
+    const store = open();
+    const [refused, ...written] = await Promise.all([
+      store.append('nul-s', [{ id: 'bad\u0000id', type: 'T', data: {} }], { expectedRevision: 'no_stream' }),
+      ...Array.from({ length: 5 }, (_, index) => store.append(`nul-ok-${index}`, [{ id: 'ok', type: 'T', data: { text: 'a\u0000b' } }], { expectedRevision: 'no_stream' })),
+    ]);
+    expect(refused).toMatchObject({ kind: 'storage_failure', reason: expect.stringMatching(/U\+0000/) });
+    expect(written.map((result) => result.kind)).toEqual(['appended', 'appended', 'appended', 'appended', 'appended']);
+    const read = await store.readStream('nul-ok-0');
+    expect(read.kind === 'read' && read.events[0]!.data).toEqual({ text: 'a\u0000b' });
+    expect(await store.readStream('nul-s')).toEqual({ kind: 'read', events: [] });
+    await store.close();
+  });
+
   it('answers a retried append racing its first try in one batch with the first result', async () => {
     const store = open();
     await store.append('retry-s', [{ id: 'e0', type: 'T', data: {} }], { expectedRevision: 'no_stream' });
