@@ -18,8 +18,10 @@ export type BatchResult = AppendResult | 'deferred';
  * settings), so a backslash is an ordinary character and only a quote is doubled. PostgreSQL text cannot
  * hold U+0000 (and a simple query would end at it): such a value is refused here, before anything is sent.
  */
-export const sqlLiteral = (text: string): string => {
-  if (text.includes('\u0000')) throw new Error(`PostgreSQL text cannot hold the character U+0000, found in '${text.replaceAll('\u0000', '\\u0000')}'`);
+const sqlLiteral = (text: string): string => {
+  if (text.includes('\u0000')) {
+    throw new Error(`PostgreSQL text cannot hold the character U+0000, found in '${text.slice(0, 120).replaceAll('\u0000', '\\u0000')}${text.length > 120 ? '...' : ''}'`);
+  }
   return `'${text.replaceAll("'", "''")}'`;
 };
 
