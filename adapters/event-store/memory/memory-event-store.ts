@@ -18,6 +18,7 @@ import type {
   Subscription,
 } from '../../../domain/ports/event-store';
 import type { TailRead } from '../store-tail';
+import { dataTextOf, metadataTextOf } from '../stored-text';
 
 type MemoryStream = { readonly events: RecordedEvent[] };
 
@@ -54,11 +55,12 @@ export class MemoryEventStore implements EventStore {
     const recordedAt = this.now();
     for (const event of events) {
       const revision = target.events.length;
+      const metadata = metadataTextOf(event);
       const recorded: RecordedEvent = {
         id: event.id,
         type: event.type,
-        data: JSON.parse(event.dataJson ?? JSON.stringify(event.data)) as JsonValue,
-        metadata: event.metadataJson !== undefined ? (JSON.parse(event.metadataJson) as JsonObject) : event.metadata === undefined ? undefined : (JSON.parse(JSON.stringify(event.metadata)) as JsonObject),
+        data: JSON.parse(dataTextOf(event)) as JsonValue,
+        metadata: metadata === null ? undefined : (JSON.parse(metadata) as JsonObject),
         stream,
         revision: BigInt(revision),
         position: BigInt(this.log.length + 1),

@@ -1,6 +1,7 @@
 import type { PoolClient, QueryResult } from 'pg';
 import { reappendStartRevision, satisfiesExpectedRevision } from '../expected-revision';
 import type { AppendOptions, AppendResult, CurrentRevision, EventToAppend } from '../../../domain/ports/event-store';
+import { dataTextOf, metadataTextOf } from '../stored-text';
 import { APPENDED_CHANNEL } from './schema';
 
 /** One caller's append, waiting in the store's queue. */
@@ -64,10 +65,8 @@ class EventRows {
   private readonly rows: string[] = [];
 
   add(stream: string, event: EventToAppend, revision: bigint, position: bigint): void {
-    const data = event.dataJson ?? JSON.stringify(event.data);
-    const metadata = event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata));
     this.rows.push(
-      `(${position},${sqlLiteral(stream)},${revision},${sqlLiteral(event.id)},${sqlLiteral(event.type)},${sqlLiteral(data)},${sqlLiteralOrNull(metadata)})`,
+      `(${position},${sqlLiteral(stream)},${revision},${sqlLiteral(event.id)},${sqlLiteral(event.type)},${sqlLiteral(dataTextOf(event))},${sqlLiteralOrNull(metadataTextOf(event))})`,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { AppendResult, EventToAppend, ExpectedRevision, StorageFailure } from '../../../domain/ports/event-store';
 import { describeError, storageFailure } from '../../../domain/ports/storage-failure';
+import { dataTextOf, metadataTextOf } from '../stored-text';
 import {
   APPENDED,
   CONFLICT,
@@ -28,13 +29,6 @@ export interface AppendWriter {
 
 const toWireExpected = (expected: ExpectedRevision): WireExpectedRevision =>
   typeof expected === 'string' ? expected : Number(expected);
-
-/** The event's data as the store writes it: the caller's JSON text when it has one. */
-const dataTextOf = (event: EventToAppend): string => event.dataJson ?? JSON.stringify(event.data);
-
-/** The event's metadata as the store writes it, likewise. */
-const metadataTextOf = (event: EventToAppend): string | null =>
-  event.metadataJson ?? (event.metadata === undefined ? null : JSON.stringify(event.metadata));
 
 const toWireEvent = (event: EventToAppend): WireEvent => ({
   id: event.id,
