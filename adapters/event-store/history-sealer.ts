@@ -103,14 +103,10 @@ export class HistorySealer {
 
   /** The last seal of the store, read once per process: where the next seal continues from. */
   private async loadState(): Promise<SealState | StorageFailure> {
-    let last: { readonly revision: bigint; readonly data: unknown } | undefined;
-    for (;;) {
-      const read = await this.store.readStream(SEAL_STREAM, { fromRevision: last === undefined ? 0n : last.revision + 1n, maxCount: PAGE });
-      if (read.kind === 'storage_failure') return read;
-      const end = read.events[read.events.length - 1];
-      if (end !== undefined) last = { revision: end.revision, data: end.data };
-      if (read.events.length < PAGE) break;
-    }
+    // The seal stream's last event alone: a long history holds a seal every thousand events.
+    const read = await this.store.readStreamBackwards(SEAL_STREAM, { maxCount: 1 });
+    if (read.kind === 'storage_failure') return read;
+    const last = read.events[0];
     if (last === undefined) return { through: undefined, count: 0, rolling: ROLLING_START, revision: 'no_stream', readThrough: undefined };
     const seal = asSeal(last.data as never);
     // A damaged last seal is audit's to report; sealing goes on from the start of the order.

@@ -95,6 +95,23 @@ describe('seals over the global order', () => {
       dir.remove();
     }
   });
+
+  it('continues from the last of the seals a former process wrote, not from its first', async () => {
+    const memory = new MemoryEventStore();
+    const first = new ChainedEventStore(memory, 1000, true);
+    await append(first, 's', ['a', 'b'], 'no_stream');
+    expect(await first.seal()).toEqual({ kind: 'sealed' });
+    await append(first, 't', ['c'], 'no_stream');
+    expect(await first.seal()).toEqual({ kind: 'sealed' });
+    await first.close();
+    const second = new ChainedEventStore(memory, 1000, true);
+    await append(second, 'u', ['d'], 'no_stream');
+    expect(await second.seal()).toEqual({ kind: 'sealed' });
+    await second.close();
+    const events = await allEvents(memory);
+    expect(events.filter((event) => event.stream === SEAL_STREAM).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
+    expect(expectSealsHold(events)).toBe(3);
+  });
 });
 
 describe('seals over a history from before chains', () => {
