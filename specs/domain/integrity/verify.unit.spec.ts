@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../../domain/integrity/canonical-json';
 import { CHAIN_KEY, chainLink, storedLink, type ChainVersion } from '../../../domain/integrity/chain';
 import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, rollOn, sealData, sealRolling } from '../../../domain/integrity/seal';
 import { verifyIntegrity, type VerifiedEvent } from '../../../domain/integrity/verify';
@@ -119,6 +120,22 @@ describe('verifyIntegrity', () => {
     // A version-1 event edited is found by its version-1 link.
     const edited = built.events.map((event) => (event.position === 1n ? { ...event, data: { n: 9 } } : event));
     expect(verifyIntegrity(edited).findings.map((finding) => [finding.code, finding.position])).toEqual([['chain_digest_mismatch', '1']]);
+  });
+
+  it('judges the data text a store holds: its canonical JSON as written, another text of the same data, or edited text', () => {
+    const built = history(2);
+    built.add('a', 'Opened', { b: 1, a: [1, 'x'] });
+    built.add('a', 'Moved', { n: 2 });
+    const withText = (text: (event: VerifiedEvent) => string) => built.events.map((event) => ({ ...event, dataJson: text(event) }));
+    // As the engine stores it.
+    expect(verifyIntegrity(withText((event) => canonicalJson(event.data))).findings).toEqual([]);
+    // As a store that writes JSON its own way (members reordered, spaces): the data is canonicalised.
+    expect(verifyIntegrity(withText((event) => JSON.stringify(event.data, null, 1))).findings).toEqual([]);
+    const reordered = withText((event) => (event.revision === 0n ? '{"b":1,"a":[1,"x"]}' : canonicalJson(event.data)));
+    expect(verifyIntegrity(reordered).findings).toEqual([]);
+    // Edited data, its text and its parse alike, is still found.
+    const edited = built.events.map((event) => (event.revision === 1n ? { ...event, data: { n: 3 }, dataJson: '{"n":3}' } : { ...event, dataJson: canonicalJson(event.data) }));
+    expect(verifyIntegrity(edited).findings.map((finding) => [finding.code, finding.position])).toEqual([['chain_digest_mismatch', '2']]);
   });
 
   it('judges a version-2 seal by the version-2 rule: a running digest rolled per event does not match it', () => {
