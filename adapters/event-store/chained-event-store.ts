@@ -10,6 +10,7 @@ import type {
   ReadStreamOptions,
   ReadStreamsOptions,
   ReadStreamsResult,
+  RecordedEvent,
   StorageFailure,
   SubscribeOptions,
   Subscription,
@@ -25,13 +26,13 @@ import type { OpenedEventStore, TailRead } from './store-tail';
 /**
  * The event store every writer of the engine appends through: it adds to each event's metadata its
  * chain link (docs/integrity.md), computed from the head of the event's stream. Reads, subscriptions
- * and checkpoints pass through unchanged.
+ * and checkpoints pass through unchanged; a stream's read also tells the head its latest event read.
  *
  * A link names the revision its event lands at, so every append goes to the store with an exact
  * expected revision: `any` and `stream_exists` are resolved against the stream's head first (and
- * retried when another writer moved it). Heads are cached per stream; only a successful append
- * updates the cache, a conflict or a storage failure forgets the stream, and a miss reads the one
- * event at the expected revision.
+ * retried when another writer moved it). Heads are cached per stream: a successful append and a read of
+ * the stream update the cache, a conflict or a storage failure forgets the stream, and a miss reads the
+ * one event at the expected revision.
  *
  * Every `sealEvery` events, and when the store is sealed or closed, a seal over the global order is
  * written in the background (history-sealer.ts); docs/decisions.md says why not more often.
@@ -147,15 +148,24 @@ export class ChainedEventStore implements OpenedEventStore {
   }
 
   readStream(stream: string, options?: ReadStreamOptions): Promise<ReadResult> {
-    return this.inner.readStream(stream, options);
+    return this.inner.readStream(stream, options).then((read) => {
+      if (read.kind === 'read') this.learn(stream, read.events[read.events.length - 1]);
+      return read;
+    });
   }
 
   readStreamBackwards(stream: string, options: ReadStreamBackwardsOptions): Promise<ReadResult> {
-    return this.inner.readStreamBackwards(stream, options);
+    return this.inner.readStreamBackwards(stream, options).then((read) => {
+      if (read.kind === 'read') this.learn(stream, read.events[0]);
+      return read;
+    });
   }
 
   readStreams(streams: readonly string[], options?: ReadStreamsOptions): Promise<ReadStreamsResult> {
-    return this.inner.readStreams(streams, options);
+    return this.inner.readStreams(streams, options).then((read) => {
+      if (read.kind === 'read') for (const [stream, events] of read.streams) this.learn(stream, events[events.length - 1]);
+      return read;
+    });
   }
 
   readAll(options?: ReadAllOptions): Promise<ReadResult> {
@@ -302,6 +312,30 @@ export class ChainedEventStore implements OpenedEventStore {
       if (last === undefined) return { kind: 'head', head };
       head = { revision: last.revision, digest: linkOf(last.metadata)?.digest ?? null };
       if (read.events.length < 1000) return { kind: 'head', head };
+    }
+  }
+
+  /**
+   * Keeps the latest event read of a stream as its head: the link of the event at a revision never
+   * changes, so an append expecting that revision links to it without reading it again (a reader loads
+   * an aggregate's stream, then appends to it; after a restart nothing is cached). When the stream has
+   * moved on, the append meets the store's conflict as it would have anyway.
+   */
+  private learn(stream: string, event: RecordedEvent | undefined): void {
+    if (event === undefined) return;
+    let digest: string | undefined;
+    try {
+      digest = linkOf(event.metadata)?.digest;
+    } catch {
+      return; // metadata that cannot be read: the append reads the event and meets the same
+    }
+    const revision = Number(event.revision);
+    if (digest === undefined || !Number.isSafeInteger(revision)) return;
+    const cached = this.heads.get(stream);
+    if (cached === undefined) this.heads.set(stream, { revision, digest, streamText: jsonString(stream) });
+    else if (cached.revision < revision) {
+      cached.revision = revision;
+      cached.digest = digest;
     }
   }
 

@@ -105,6 +105,42 @@ describe('ChainedEventStore', () => {
     expectChained(await eventsOf(shared, 's'));
   });
 
+  it('links after the last event a reader read of a stream, without reading it again, and after a conflict to what moved it', async () => {
+    const shared = new MemoryEventStore();
+    const before = new ChainedEventStore(shared);
+    for (const stream of ['s', 't', 'u']) {
+      appended(await before.append(stream, [{ id: `${stream}-a`, type: 'Opened', data: {} }, { id: `${stream}-b`, type: 'Moved', data: { n: 1 } }], { expectedRevision: 'no_stream' }));
+    }
+    await before.close();
+    // The store a restarted process appends through, each of its own store reads counted.
+    let reads = 0;
+    const counted: EventStore = {
+      append: (stream, events, options) => shared.append(stream, events, options),
+      readStream: (stream, options) => ((reads += 1), shared.readStream(stream, options)),
+      readStreamBackwards: (stream, options) => ((reads += 1), shared.readStreamBackwards(stream, options)),
+      readStreams: (streams, options) => ((reads += 1), shared.readStreams(streams, options)),
+      readAll: (options) => shared.readAll(options),
+      subscribe: (options) => shared.subscribe(options),
+      close: () => shared.close(),
+    };
+    const after = new ChainedEventStore({ ...counted, readLast: () => shared.readLast() });
+    expect((await after.readStream('s')).kind).toBe('read');
+    expect((await after.readStreams(['t'])).kind).toBe('read');
+    expect((await after.readStreamBackwards('u', { maxCount: 1 })).kind).toBe('read');
+    for (const stream of ['s', 't', 'u']) appended(await after.append(stream, [{ id: `${stream}-c`, type: 'Moved', data: { n: 2 } }], { expectedRevision: 1n }));
+    expect(reads).toBe(3);
+    // An earlier event read does not take the place of a later head.
+    expect((await after.readStream('t', { maxCount: 1 })).kind).toBe('read');
+    appended(await after.append('t', [{ id: 't-d', type: 'Moved', data: { n: 3 } }], { expectedRevision: 2n }));
+    expect(reads).toBe(4);
+    // Another writer moves a stream after it was read: the append meets the conflict, then links to that writer's event.
+    expect((await after.readStream('s')).kind).toBe('read');
+    appended(await new ChainedEventStore(shared).append('s', [{ id: 's-d', type: 'Moved', data: { by: 'them' } }], { expectedRevision: 2n }));
+    expect(await after.append('s', [{ id: 's-e', type: 'Moved', data: { by: 'me' } }], { expectedRevision: 2n })).toMatchObject({ kind: 'version_conflict', actual: 3n });
+    appended(await after.append('s', [{ id: 's-e', type: 'Moved', data: { by: 'me' } }], { expectedRevision: 3n }));
+    for (const stream of ['s', 't', 'u']) expectChained(await eventsOf(shared, stream));
+  });
+
   it('links an event after a stream\'s unlinked prefix (a store written before chaining) to nothing', async () => {
     const plain = new MemoryEventStore();
     appended(await plain.append('s', [{ id: 'a', type: 'Opened', data: {} }], { expectedRevision: 'no_stream' }));
