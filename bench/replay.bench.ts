@@ -14,6 +14,12 @@ import { invocationDecider, type InvocationCommand, type InvocationEvent, type I
 import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
 import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../adapters/event-store/chained-event-store';
+import { MetadataColumnWriter, metadataOfColumn, type MetadataColumn } from '../adapters/event-store/sqlite/metadata-column';
+import { canonicalJson } from '../domain/integrity/canonical-json';
+import { CHAIN_VERSION, dataDigest, linkDigestOfData, linkMetadataJson } from '../domain/integrity/chain';
+import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, SealDigest, sealData } from '../domain/integrity/seal';
+import type { JsonValue } from '../domain/ports/event-store';
 import { prepareDatabase, streamIdLookup } from '../adapters/event-store/sqlite/schema';
 import { ProjectionRunner, type Projection } from '../projections/runner';
 import { FOLLOWED_PROJECTIONS } from '../projections';
@@ -172,7 +178,8 @@ export const templateAttempt = (): {
     { type: 'StartAttempt', policy, tick: 1, at: startedAt },
     finish(1),
   ]);
-  const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: JSON.stringify(event) });
+  // As the engine stores its events: their data in canonical JSON.
+  const stored = (stream: string) => (event: { type: string }): StoredEvent => ({ stream, type: event.type, data: canonicalJson(event as unknown as JsonValue) });
   const inSchedulerStream = stored(schedulerStream('episode-0001', POLICY, TEMPLATE_PARTICIPANT));
   // Every attempt before it finished, its tick the attempt's number (the numbering fillStore gives them).
   const checkpoint = (attempt: number): StoredEvent => {
@@ -204,16 +211,55 @@ const numbered = (event: StoredEvent, attempt: number): StoredEvent => {
 };
 
 /**
+ * The chain links of a history written straight into the table, as the engine's chained store writes
+ * them (docs/integrity.md): each event linked to the one before it in its stream, the link stored in
+ * the metadata column as the SQLite store stores it.
+ */
+class HistoryLinks {
+  private readonly heads = new Map<string, string>();
+  private readonly column = new MetadataColumnWriter();
+  /** The running digest of the linked events since the last seal, and the count the seals before it covered. */
+  private unsealed = new SealDigest(CHAIN_VERSION, ROLLING_START);
+  private sealedCount = 0;
+
+  /** `data` is the event's canonical JSON (checked every so often: the template's members are in canonical order). */
+  columnOf(stream: string, revision: number, type: string, data: string, check: boolean): MetadataColumn {
+    if (check && canonicalJson(JSON.parse(data) as JsonValue) !== data) throw new Error(`a ${type} of the history is not canonical JSON: its link would not verify`);
+    const previous = this.heads.get(stream) ?? null;
+    const digest = linkDigestOfData(previous, stream, revision, dataDigest(type, data));
+    this.heads.set(stream, digest);
+    this.unsealed.add(digest);
+    return this.column.columnOf(linkMetadataJson({ v: CHAIN_VERSION, digest, previous }));
+  }
+
+  /** The seal an engine writes after every SEAL_EVERY events, covering through `through`, when one is due. */
+  sealDue(through: number): StoredEvent | undefined {
+    if (this.unsealed.count < SEAL_EVERY) return undefined;
+    const count = this.sealedCount + this.unsealed.count;
+    const rolling = this.unsealed.digest();
+    this.sealedCount = count;
+    this.unsealed = new SealDigest(CHAIN_VERSION, rolling);
+    return { stream: SEAL_STREAM, type: SEAL_EVENT_TYPE, data: canonicalJson(sealData(BigInt(through), count, rolling) as unknown as JsonValue) };
+  }
+}
+
+export type FillOptions = {
+  /** Every event with its chain link and a seal every SEAL_EVERY events, as an engine writer stores them; sealStore then seals the tail. */
+  readonly chained?: boolean;
+};
+
+/**
  * Fills the store file with about `target` events, in big transactions straight into its table. Each
  * participant's attempts are numbered 1, 2, 3... as its scheduler would have numbered them.
  */
-export const fillStore = (path: string, target: number): number => {
+export const fillStore = (path: string, target: number, options: FillOptions = {}): number => {
   const db = new BetterSqlite3(path);
   prepareDatabase(db, 5000);
   db.pragma('synchronous = OFF');
   const insert = db.prepare(
-    'INSERT INTO events (stream, stream_id, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+    'INSERT INTO events (stream, stream_id, revision, id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const links = options.chained === true ? new HistoryLinks() : undefined;
   const streamId = streamIdLookup(db);
   const template = templateAttempt();
   const templateInvocation = outerActionInstanceId(POLICY, TEMPLATE_PARTICIPANT, 1);
@@ -228,8 +274,16 @@ export const fillStore = (path: string, target: number): number => {
     const stream = event.stream.split(templateInvocation).join(invocationId).split(TEMPLATE_PARTICIPANT).join(participant);
     const revision = revisions.get(stream) ?? 0;
     revisions.set(stream, revision + 1);
-    insert.run(stream, streamId(stream), revision, `e${++eventId}`, event.type, data, now);
+    const metadata = links === undefined ? null : links.columnOf(stream, revision, event.type, data, eventId % 997 === 0);
+    const position = Number(insert.run(stream, streamId(stream), revision, `e${++eventId}`, event.type, data, metadata, now).lastInsertRowid);
     written++;
+    const seal = links?.sealDue(position);
+    if (seal !== undefined) {
+      const sealRevision = revisions.get(SEAL_STREAM) ?? 0;
+      revisions.set(SEAL_STREAM, sealRevision + 1);
+      insert.run(SEAL_STREAM, streamId(SEAL_STREAM), sealRevision, `e${++eventId}`, seal.type, seal.data, links!.columnOf(SEAL_STREAM, sealRevision, seal.type, seal.data, false), now);
+      written++;
+    }
   };
   const writeGroup = db.transaction((first: number, count: number) => {
     const group: { participant: string; attempt: number; invocationId: string }[] = [];
@@ -259,15 +313,29 @@ export const fillStore = (path: string, target: number): number => {
   return written;
 };
 
+/** Seals a history filled with its links, as the engine's sealer does (reading it back once): its next seal continues from there. */
+export const sealStore = async (path: string): Promise<void> => {
+  const opened = openSqliteEventStore({ path });
+  if (opened.kind === 'storage_failure') throw new Error(opened.reason);
+  const store = new ChainedEventStore(opened, SEAL_EVERY, true);
+  try {
+    const sealed = await store.seal();
+    if (sealed.kind === 'storage_failure') throw new Error(`sealing the history failed: ${sealed.reason}`);
+  } finally {
+    await store.close();
+  }
+};
+
 /** The floor: better-sqlite3 iterating the same rows and parsing each event's JSON, nothing else. */
 export const rawReplay = (path: string): { events: number; ms: number } => {
   const db = new BetterSqlite3(path, { readonly: true });
   const start = process.hrtime.bigint();
   let events = 0;
   let checksum = 0;
-  for (const row of db.prepare('SELECT position, stream, revision, id, type, data, metadata, recorded_at FROM events ORDER BY position').iterate() as Iterable<{ data: string; metadata: string | null }>) {
+  for (const row of db.prepare('SELECT position, stream, revision, id, type, data, metadata, recorded_at FROM events ORDER BY position').iterate() as Iterable<{ data: string; metadata: MetadataColumn }>) {
     const data = JSON.parse(row.data) as { type: string };
-    if (row.metadata !== null) JSON.parse(row.metadata);
+    // Metadata as the store keeps it: JSON text, or a chain link's bytes (what any reader of the column decodes).
+    if (row.metadata !== null) metadataOfColumn(row.metadata);
     checksum += data.type.length;
     events++;
   }

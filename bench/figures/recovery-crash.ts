@@ -3,7 +3,7 @@ import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { openInvocationsIndex } from '../../adapters/views/open-invocations-index';
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
-import { benchManifest, benchScenario, openBenchStore, openBenchViews, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, openBenchChainedStore, openBenchViews, steppingClock } from '../support/world';
 import { admitAndDispatch, admitRequest, completeCall, outerResult } from './port-world';
 
 /**
@@ -24,7 +24,7 @@ export const HISTORY_EPISODE = 'episode-0001';
 const REACHED = 'interrupted\n';
 
 const runUntilInterrupted = async (eventsPath: string, viewsPath: string, open: number): Promise<void> => {
-  const store = openBenchStore(eventsPath);
+  const store = openBenchChainedStore(eventsPath);
   const database = openBenchViews(viewsPath);
   const live = new ProjectionRunner({ store, views: sqliteViews(database), projections: FOLLOWED_PROJECTIONS });
   let reached = 0;

@@ -6,13 +6,13 @@ import { openInvocationsIndex } from '../../adapters/views/open-invocations-inde
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { crashMidTick, HISTORY_EPISODE, OPEN_AGENTS } from './recovery-crash';
-import { fillStore } from '../replay.bench';
+import { fillStore, sealStore } from '../replay.bench';
 import type { FigureResult, FigureRow } from '../support/figure';
 import { progress } from '../support/progress';
 import { scaledTargetMs } from '../support/scaled-target';
 import { measureFsyncLatency } from '../support/fsync-baseline';
 import { elapsedMs } from '../support/stats';
-import { benchManifest, benchScenario, openBenchStore, openBenchViews, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, openBenchChainedStore, openBenchStore, openBenchViews, steppingClock } from '../support/world';
 import { outerResult } from './port-world';
 
 /**
@@ -85,7 +85,9 @@ export const historyFile = async (dir: string, events: number, cache: Map<number
   progress(`recovery: filling ${events.toLocaleString('en-US')} events of history`);
   const start = process.hrtime.bigint();
   if (events > 0) {
-    fillStore(eventsPath, events);
+    // Linked and sealed as an engine writer leaves its history: the restart's sealer reads on from the last seal.
+    fillStore(eventsPath, events, { chained: true });
+    await sealStore(eventsPath);
   }
   // A running engine keeps every view following the log: at the crash they were current but for its lag.
   const store = openBenchStore(eventsPath);
@@ -118,7 +120,7 @@ export const restartOnce = async (files: CrashedFiles, testCase: Case, around?: 
   const manifest = benchManifest();
   progress(`recovery: restarting over ${testCase.history.toLocaleString('en-US')} events of history`);
   const start = process.hrtime.bigint();
-  const store = openBenchStore(eventsPath);
+  const store = openBenchChainedStore(eventsPath);
   const views = openBenchViews(viewsPath);
   const manager = new RuntimeManager({
     compiled,
@@ -233,7 +235,8 @@ export const recoveryFigure = async (quick: boolean, only?: readonly Case[]): Pr
           'and the views file catches up over it after start(), in the background with recovery\'s own events, untimed',
         "the history is filled with batched inserts of the replay benchmark's attempts, its participants (agent-1 to agent-63) among the interrupted ones, " +
           'each scheduler with the checkpoint the engine records every 64 attempts, its views caught up before the engine started, as a long-running engine keeps them',
-        'left out: the hash chain (the store is opened without it, as the history was filled without one) and the scenario load before the engine starts',
+        'the history carries its chain links and a seal, the killed engine and the restart write through the chain and its seals, as every engine writer does (raes-tools run); ' +
+          'left out: the scenario load before the engine starts',
         ...(fixedMs > 0
           ? [
               `at ${largestOpen.toLocaleString('en-US')} open the targets are the restart with ${FIXED_OPEN} open (${Math.round(fixedMs)} ms, the part that does not grow with open invocations) ` +

@@ -5,6 +5,7 @@ import { loadManifestDocument, type ManifestDocument } from '../../domain/manife
 import { loadScenario, type CompiledScenario } from '../../domain/scenario';
 import type { Database } from 'better-sqlite3';
 import { openSqliteEventStore, type SqliteEventStore } from '../../adapters/event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { openViewsDatabase } from '../../adapters/views/views-database';
 
 /**
@@ -54,6 +55,12 @@ export const openBenchStore = (path: string): SqliteEventStore => {
   if (opened.kind === 'storage_failure') throw new Error(opened.reason);
   return opened;
 };
+
+/**
+ * The store as every engine writer opens it (`raes-tools run`): the SQLite store behind the hash chain,
+ * with its seals (adapters/cli/workspace.ts).
+ */
+export const openBenchChainedStore = (path: string): ChainedEventStore => new ChainedEventStore(openBenchStore(path), SEAL_EVERY, true);
 
 /** The views database as the CLI opens it (WAL, synchronous=NORMAL, its checkpoint interval). */
 export const openBenchViews = (path: string): Database => {
