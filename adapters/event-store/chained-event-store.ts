@@ -130,6 +130,8 @@ export class ChainedEventStore implements OpenedEventStore {
         // The cached digest is one this store wrote (base64url): its JSON text needs no escape check.
         return this.appendLinked(stream, events, BigInt(asked), cached.digest, `"${cached.digest}"`, cached.streamText);
       }
+      // A link the caller's view recorded with this revision: appended after it without reading the event.
+      if (options.previousLink !== undefined) return this.appendLinked(stream, events, BigInt(asked), options.previousLink);
     } else if (asked === 'no_stream') return this.appendLinked(stream, events, 'no_stream', null);
     return this.appendResolving(stream, events, asked);
   }

@@ -27,7 +27,7 @@ export class InMemoryOpenInvocations implements OpenInvocationsWrites, OpenInvoc
   /** A new object each time: the projection moves the fold it is handed on in place. */
   fold(stream: string): OpenInvocationFold | undefined {
     const kept = this.rows.get(stream);
-    return kept === undefined ? undefined : { recovery: kept.row.recovery, revision: kept.row.revision };
+    return kept === undefined ? undefined : { recovery: kept.row.recovery, revision: kept.row.revision, link: kept.row.link };
   }
 
   updateFold(stream: string, fold: OpenInvocationFold): void {
@@ -42,6 +42,7 @@ export class InMemoryOpenInvocations implements OpenInvocationsWrites, OpenInvoc
       opened_at: row.opened_at,
       recovery: fold.recovery,
       revision: fold.revision,
+      link: fold.link,
     };
   }
 

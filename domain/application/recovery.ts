@@ -103,7 +103,7 @@ export const recoverInterrupted = async (context: RuntimeContext, open: readonly
     const listed = open.filter((row) => row.episode_id === episodeId && !seen.has(row.invocation_action_instance_id) && (seen.add(row.invocation_action_instance_id), true));
     await recoverConcurrently(listed, (row) => {
       const invocationId = row.invocation_action_instance_id;
-      const fold = row.recovery !== undefined && row.revision !== undefined ? { recovery: row.recovery, revision: row.revision } : undefined;
+      const fold = row.recovery !== undefined && row.revision !== undefined ? { recovery: row.recovery, revision: row.revision, link: row.link } : undefined;
       return recoverOpen(context, invocationId, fold, owners.get(invocationId));
     });
   }
@@ -191,11 +191,11 @@ const recoverFromStream = async (context: RuntimeContext, invocationId: string, 
 const recoverOpen = async (
   context: RuntimeContext,
   invocationId: string,
-  fold: { readonly recovery: InterruptedInvocation; readonly revision: number } | undefined,
+  fold: { readonly recovery: InterruptedInvocation; readonly revision: number; readonly link?: string | null } | undefined,
   owner: PolicyParticipant | undefined,
 ): Promise<void> => {
   const aggregate = interruptedInvocationAggregate(context.options.store, context.options.episodeId, invocationId);
-  const restored = fold !== undefined && aggregate.restore(fold.recovery, fold.revision);
+  const restored = fold !== undefined && aggregate.restore(fold.recovery, fold.revision, fold.link);
   if (!restored) await must(aggregate.load(), `reading ${aggregate.stream}`);
   if (aggregate.state.status !== 'open') return recoverInvocation(context, invocationId, owner);
   const recovered = await aggregate.handle({ type: 'RecoverInvocation', at: context.now() });

@@ -87,6 +87,8 @@ export class StreamAggregate<S, C, V, A> {
   private revision = -1;
   /** The last command queued while one runs; undefined when idle, so an idle aggregate holds no promise. */
   private tail: Promise<unknown> | undefined = undefined;
+  /** The link digest of the event at the restored revision, for the next append (AppendOptions.previousLink). */
+  private restoredLink: string | null | undefined = undefined;
 
   constructor(
     readonly key: string,
@@ -107,12 +109,15 @@ export class StreamAggregate<S, C, V, A> {
   /**
    * Starts from a state folded elsewhere (a snapshot) up to `revision`, instead of from the stream's
    * beginning; only before anything was folded. A stale snapshot is safe for writes: the next append
-   * expects a revision the stream has passed, so it re-reads from there and decides again.
+   * expects a revision the stream has passed, so it re-reads from there and decides again. `link`: the
+   * link digest of the event at `revision`, when the snapshot recorded it, handed to the store with the
+   * next append.
    */
-  restore(state: S, revision: number): boolean {
+  restore(state: S, revision: number, link?: string | null): boolean {
     if (this.revision !== -1 || this.tail !== undefined) return false;
     this.held = state;
     this.revision = revision;
+    this.restoredLink = link;
     return true;
   }
 
@@ -221,7 +226,10 @@ export class StreamAggregate<S, C, V, A> {
         toAppend.push({ id: eventIdOfDigest(stream, this.revision + 1 + i, digest), type, data, dataJson, dataJsonCanonical: true, dataDigest: digest });
       }
       const expectedRevision = this.revision < 0 ? 'no_stream' : this.revision;
-      const appended = await this.store.append(stream, toAppend, { expectedRevision });
+      // The link a view recorded with the restored revision serves the first append only.
+      const previousLink = this.restoredLink;
+      this.restoredLink = undefined;
+      const appended = await this.store.append(stream, toAppend, previousLink === undefined || expectedRevision === 'no_stream' ? { expectedRevision } : { expectedRevision, previousLink });
       if (appended.kind === 'appended') {
         let state = this.held;
         for (const event of events) state = decider.evolve(state, event);

@@ -95,7 +95,16 @@ export type ReadStreamsOptions = {
   readonly maxCount?: number;
 };
 
-export type AppendOptions = { readonly expectedRevision: ExpectedRevision };
+export type AppendOptions = {
+  readonly expectedRevision: ExpectedRevision;
+  /**
+   * The chain link digest (docs/integrity.md) of the stream's event at `expectedRevision`, null when it
+   * carries none, when the caller has it from a view that recorded it with that revision: a store that
+   * writes the chain links to it instead of reading the event. Only with an exact expected revision;
+   * other stores ignore it.
+   */
+  readonly previousLink?: string | null;
+};
 
 export type ReadStreamOptions = {
   /** First revision to return (inclusive); 0 when absent. */

@@ -11,6 +11,8 @@ export type OpenInvocationEntry = {
   readonly episode_id: string;
   readonly recovery?: InterruptedInvocation;
   readonly revision?: number;
+  /** The link digest of the stream's event at `revision` (null when it carries none), when the view keeps it. */
+  readonly link?: string | null;
 };
 
 /** A scheduler's state as a view keeps it, with the revision of the last event folded in. */

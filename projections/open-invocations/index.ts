@@ -6,6 +6,7 @@ import {
   type InterruptedInvocation,
   type InvocationOpened,
 } from '../../domain/invocation';
+import { linkOf } from '../../domain/integrity/chain';
 import { parseInvocationStream } from '../../domain/streams';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
@@ -48,6 +49,12 @@ type OpenInPage = {
 
 const CLOSED: PageInvocation = { kind: 'closed' };
 
+/**
+ * The link digest of an invocation's event, which recovery hands the chained store with the row's
+ * revision so that it appends after the event without reading it (docs/decisions.md); null without one.
+ */
+const linkDigestOf = (recorded: RecordedEvent): string | null => linkOf(recorded.metadata)?.digest ?? null;
+
 /** Per views, the invocations touched during the page in hand, by stream. */
 const pageInvocations = new PageMemory<PageInvocation>();
 
@@ -70,8 +77,9 @@ const apply = (views: OpenInvocationsViews, recorded: RecordedEvent): void => {
       opened_at: opening.at,
       recovery,
       revision,
+      link: linkDigestOf(recorded),
     };
-    page.set(stream, { kind: 'open', invocationId, opening: { row, position: Number(recorded.position) }, fold: { recovery, revision }, unfolded: [] });
+    page.set(stream, { kind: 'open', invocationId, opening: { row, position: Number(recorded.position) }, fold: { recovery, revision, link: row.link }, unfolded: [] });
     return;
   }
   if (recorded.type === 'InvocationClosed') {
@@ -100,6 +108,8 @@ const folded = (held: OpenInPage): OpenInvocationFold => {
     if (event !== undefined) fold.recovery = evolveInterrupted(fold.recovery, event);
     fold.revision = Number(recorded.revision);
   }
+  const last = events[events.length - 1];
+  if (last !== undefined) fold.link = linkDigestOf(last);
   return fold;
 };
 
@@ -124,12 +134,14 @@ const openedRow = (opened: OpenInvocationRow, fold: OpenInvocationFold): OpenInv
   opened_at: opened.opened_at,
   recovery: fold.recovery,
   revision: fold.revision,
+  link: fold.link,
 });
 
 export const openInvocationsProjection: Projection<OpenInvocationsViews> = {
   name: 'open-invocations',
   // 3: keyed by stream (episode and invocation), so two episodes' invocations of one id never meet.
-  version: 3,
+  // 4: each row keeps the link digest of the event at its revision.
+  version: 4,
   setup(views) {
     views.openInvocations.setup();
   },

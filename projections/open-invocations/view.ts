@@ -11,12 +11,16 @@ export interface OpenInvocationRow {
   /** The interrupted-invocation fold of the stream up to `revision`. */
   readonly recovery: InterruptedInvocation;
   readonly revision: number;
+  /** The chain link digest (docs/integrity.md) of the stream's event at `revision`; null when it carries none. */
+  readonly link: string | null;
 }
 
 /** The fold kept for an open invocation and the revision of its stream it reflects. */
 export interface OpenInvocationFold {
   recovery: InterruptedInvocation;
   revision: number;
+  /** The link digest of the stream's event at `revision`, or null. */
+  link: string | null;
 }
 
 /**

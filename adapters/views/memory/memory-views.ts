@@ -74,12 +74,12 @@ class MemoryOpenInvocations implements OpenInvocationsWrites, OpenInvocationsRea
   }
   fold(stream: string): OpenInvocationFold | undefined {
     const kept = this.tables().openInvocations.get(stream);
-    return kept === undefined ? undefined : { recovery: copy(kept.row.recovery), revision: kept.row.revision };
+    return kept === undefined ? undefined : { recovery: copy(kept.row.recovery), revision: kept.row.revision, link: kept.row.link };
   }
   updateFold(stream: string, fold: OpenInvocationFold): void {
     const kept = this.tables().openInvocations.get(stream);
     if (kept === undefined) return;
-    kept.row = { ...kept.row, recovery: copy(fold.recovery), revision: fold.revision };
+    kept.row = { ...kept.row, recovery: copy(fold.recovery), revision: fold.revision, link: fold.link };
   }
   close(stream: string): void {
     this.tables().openInvocations.delete(stream);

@@ -39,8 +39,8 @@ const fromStored = (invocationId: string, text: string): InterruptedInvocation =
 };
 
 type Statements = {
-  readonly insert: Statement<[string, string, string, string, string, string, number, number]>;
-  readonly update: Statement<[number, string, string]>;
+  readonly insert: Statement<[string, string, string, string, string, string, number, string | null, number]>;
+  readonly update: Statement<[number, string, string | null, string]>;
   readonly select: Statement<[string]>;
   readonly remove: Statement<[string]>;
 };
@@ -61,6 +61,7 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
       opened_at TEXT NOT NULL,
       recovery TEXT NOT NULL,
       revision INTEGER NOT NULL,
+      link TEXT,
       position INTEGER NOT NULL
     )`);
   }
@@ -79,17 +80,18 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
       row.opened_at,
       toStored(row.recovery),
       row.revision,
+      row.link,
       position,
     );
   }
 
   fold(stream: string): OpenInvocationFold | undefined {
-    const row = this.statements().select.get(stream) as [invocationId: string, revision: number, recovery: string] | undefined;
-    return row === undefined ? undefined : { recovery: fromStored(row[0], row[2]), revision: row[1] };
+    const row = this.statements().select.get(stream) as [invocationId: string, revision: number, recovery: string, link: string | null] | undefined;
+    return row === undefined ? undefined : { recovery: fromStored(row[0], row[2]), revision: row[1], link: row[3] };
   }
 
   updateFold(stream: string, fold: OpenInvocationFold): void {
-    this.statements().update.run(fold.revision, toStored(fold.recovery), stream);
+    this.statements().update.run(fold.revision, toStored(fold.recovery), fold.link, stream);
   }
 
   close(stream: string): void {
@@ -100,11 +102,11 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
     if (!tableExists(this.db, TABLE)) return [];
     const rows = this.db
       .prepare(
-        `SELECT invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision FROM ${TABLE} ORDER BY position`,
+        `SELECT invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision, link FROM ${TABLE} ORDER BY position`,
       )
       .raw(true)
-      .all() as [string, string, string, string, string, string, number][];
-    return rows.map(([invocationId, stream, participant, episode, openedAt, recovery, revision]) => ({
+      .all() as [string, string, string, string, string, string, number, string | null][];
+    return rows.map(([invocationId, stream, participant, episode, openedAt, recovery, revision, link]) => ({
       invocation_action_instance_id: invocationId,
       stream,
       participant_address: participant,
@@ -112,6 +114,7 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
       opened_at: openedAt,
       recovery: fromStored(invocationId, recovery),
       revision,
+      link,
     }));
   }
 
@@ -120,10 +123,10 @@ export class SqliteOpenInvocations implements OpenInvocationsWrites, OpenInvocat
       const db = this.db;
       this.prepared = {
         insert: db.prepare(
-          `INSERT OR REPLACE INTO ${TABLE} (invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT OR REPLACE INTO ${TABLE} (invocation_action_instance_id, stream, participant_address, episode_id, opened_at, recovery, revision, link, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ),
-        update: db.prepare(`UPDATE ${TABLE} SET revision = ?, recovery = ? WHERE stream = ?`),
-        select: db.prepare(`SELECT invocation_action_instance_id, revision, recovery FROM ${TABLE} WHERE stream = ?`).raw(true),
+        update: db.prepare(`UPDATE ${TABLE} SET revision = ?, recovery = ?, link = ? WHERE stream = ?`),
+        select: db.prepare(`SELECT invocation_action_instance_id, revision, recovery, link FROM ${TABLE} WHERE stream = ?`).raw(true),
         remove: db.prepare(`DELETE FROM ${TABLE} WHERE stream = ?`),
       };
     }

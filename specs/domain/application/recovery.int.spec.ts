@@ -1,6 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import type { SqliteEventStore } from '../../../adapters/event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../../../adapters/event-store/chained-event-store';
+import type { OpenedEventStore } from '../../../adapters/event-store/store-tail';
+import { verifyIntegrity } from '../../../domain/integrity/verify';
+import type { EventStore } from '../../../domain/ports/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../domain/application';
 import { openInvocationsIndex } from '../../../adapters/views/open-invocations-index';
 import { sqliteViews } from '../../../adapters/views/sqlite';
@@ -47,15 +51,17 @@ describe('recovery after a restart', () => {
     openInvocations?: (views: BetterSqlite3.Database, store: SqliteEventStore) => OpenInvocationsIndex,
     viewsFile = 'views.sqlite',
     manifestDocument = manifest(),
+    appendThrough?: (store: SqliteEventStore) => EventStore,
   ) => {
     const store = open(openSqlite(join(dir.path, 'events.sqlite')));
     const views = open(new BetterSqlite3(join(dir.path, viewsFile)));
+    const writer = appendThrough === undefined ? store : appendThrough(store);
     const manager = new RuntimeManager({
-      openInvocations: openInvocations === undefined ? openInvocationsIndex(store, views) : openInvocations(views, store),
+      openInvocations: openInvocations === undefined ? openInvocationsIndex(writer, views) : openInvocations(views, store),
       compiled: compiledScenario(),
       manifest: manifestDocument,
       runtime: new HarnessRuntime(harness),
-      store,
+      store: writer,
       episodeId: 'episode-1',
       clock: steppingClock(),
     });
@@ -130,6 +136,52 @@ describe('recovery after a restart', () => {
     expect(closes).toHaveLength(1);
     const finished = (await typesOf(second.store, schedulerStream('episode-1', POLICY, PARTICIPANT))).filter((t) => t === 'AttemptFinished');
     expect(finished).toHaveLength(2);
+  });
+
+  it('through the chain, settles an invocation the views list after the link they kept, reading none of its stream', async () => {
+    const chained = (store: SqliteEventStore) => new ChainedEventStore(store, SEAL_EVERY, true);
+    let interrupted: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
+    const first = managerOn(
+      async (request, _snapshot, port) => {
+        await callTool(port!, 'call-1', PORTAL_CLIENT, async () => true);
+        const dispatchedOne = await port!.admit({ ...requestOf(port!), tool_call_id: 'call-2' });
+        if (dispatchedOne.admitted) await port!.dispatch(dispatchedOne.action_instance_id);
+        interrupted();
+        await new Promise<never>(() => undefined); // the engine dies here
+        return probeResult(request, []);
+      },
+      undefined,
+      'views.sqlite',
+      manifest(),
+      chained,
+    );
+    await first.manager.start();
+    void first.manager.advance(1);
+    await reachedCrash;
+    await openInvocationsIndex(first.store, first.views).catchUp(); // the views as a live follower left them
+
+    const stream = invocationStream('episode-1', INVOCATION);
+    let streamReads = 0;
+    const counted = (store: SqliteEventStore): OpenedEventStore => ({
+      append: (name, events, options) => store.append(name, events, options),
+      readStream: (name, options) => ((streamReads += name === stream ? 1 : 0), store.readStream(name, options)),
+      readStreamBackwards: (name, options) => ((streamReads += name === stream ? 1 : 0), store.readStreamBackwards(name, options)),
+      readStreams: (names, options) => ((streamReads += names.includes(stream) ? 1 : 0), store.readStreams(names, options)),
+      readAll: (options) => store.readAll(options),
+      readLast: () => store.readLast(),
+      subscribe: (options) => store.subscribe(options),
+      close: () => store.close(),
+    });
+    const second = managerOn(async (request) => probeResult(request, []), undefined, 'views.sqlite', manifest(), (store) => chained(counted(store) as SqliteEventStore));
+    await second.manager.start();
+    expect(streamReads).toBe(0);
+    expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
+    expect(await second.manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
+    const all = await second.store.readAll();
+    if (all.kind !== 'read') throw new Error(all.reason);
+    expect(all.events.filter((event) => event.stream === stream).map((event) => event.type)).toContain('InvocationClosed');
+    expect(verifyIntegrity(all.events).findings).toEqual([]);
   });
 
   it('recovers from a view that fell behind the stream: a dispatch the view did not see still ends indeterminate', async () => {

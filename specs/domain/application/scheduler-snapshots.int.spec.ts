@@ -1,4 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { AppendOptions, EventStore, EventToAppend } from '../../../domain/ports/event-store';
 import { MemoryEventStore, type ReadResult, type ReadStreamOptions, type ReadStreamsOptions, type ReadStreamsResult } from '../../../adapters/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate } from '../../../domain/application';
 import { readSchedulerSnapshots } from '../../../projections/scheduler-snapshots';
@@ -128,5 +129,19 @@ describe('scheduler snapshots', () => {
     expect(restored.state.status).toBe('stopped');
     expect(restored.state.executionGeneration).toBe(1);
     expect(restored.state).toEqual(await foldedScheduler(store));
+  });
+
+  it('hands the link kept with a restored revision to the next append alone', async () => {
+    const appends: AppendOptions[] = [];
+    const store = new MemoryEventStore();
+    const recording: EventStore = Object.assign(Object.create(store) as EventStore, {
+      append: (stream: string, events: readonly EventToAppend[], options: AppendOptions) => (appends.push(options), store.append(stream, events, options)),
+    });
+    const written = schedulerAggregate(store, 'episode-1', POLICY, PARTICIPANT);
+    expect(await written.handle({ type: 'ResetSharedClock', at: '2026-04-11T11:00:00.000Z' })).toMatchObject({ kind: 'decided' });
+    const restored = schedulerAggregate(recording, 'episode-1', POLICY, PARTICIPANT);
+    expect(restored.restore(written.state, 0, 'kept-link')).toBe(true);
+    for (const second of [1, 2]) await restored.handle({ type: 'ResetSharedClock', at: `2026-04-11T11:00:0${second}.000Z` });
+    expect(appends).toEqual([{ expectedRevision: 0, previousLink: 'kept-link' }, { expectedRevision: 1 }]);
   });
 });

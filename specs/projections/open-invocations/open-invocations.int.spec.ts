@@ -1,3 +1,6 @@
+import { ChainedEventStore } from '../../../adapters/event-store/chained-event-store';
+import type { OpenedEventStore } from '../../../adapters/event-store/store-tail';
+import { linkOf } from '../../../domain/integrity/chain';
 import { listOpenInvocations, openInvocationsProjection } from '../../../projections/open-invocations';
 import { evolveInterrupted, initialInterruptedInvocation } from '../../../domain/invocation';
 import { ProjectionRunner } from '../../../projections/runner';
@@ -24,6 +27,7 @@ describe.each(STORES)('open invocations on the %s store', (_name, makeStore) => 
         opened_at: expect.stringMatching(/^2026-/),
         recovery: { status: 'open', invocationId: first.id, admitted: 0, unsettled: [], unresolvedIndeterminate: [] },
         revision: 0,
+        link: null,
       },
       expect.objectContaining({ invocation_action_instance_id: second.id, stream: second.stream }),
     ]);
@@ -73,6 +77,31 @@ describe.each(STORES)('open invocations on the %s store', (_name, makeStore) => 
     await driver.resolve(unknown);
     await runner.catchUp();
     expect(listOpenInvocations(views)[0]).toMatchObject({ recovery: { unresolvedIndeterminate: [] }, revision: driver.events.length - 1 });
+    await store.close();
+  });
+
+  it('keeps the chain link of the event at each row\'s revision, as the row opens and as its fold moves on, across pages', async () => {
+    const store = new ChainedEventStore(makeStore() as OpenedEventStore);
+    const views = openViews();
+    const runner = new ProjectionRunner({ store, views, projections: [openInvocationsProjection], pageSize: 2 });
+    const driver = new InvocationDriver(store, participant('prober'), 1);
+    const other = new InvocationDriver(store, participant('scout'), 1);
+    const lastLink = async (stream: string): Promise<string> => {
+      const read = await store.readStream(stream);
+      if (read.kind !== 'read') throw new Error(read.reason);
+      return linkOf(read.events[read.events.length - 1]!.metadata)!.digest;
+    };
+    await driver.open();
+    await other.open();
+    await runner.catchUp();
+    const opened = listOpenInvocations(views);
+    expect(opened.map((row) => row.link)).toEqual([await lastLink(driver.stream), await lastLink(other.stream)]);
+    await driver.activate();
+    await driver.dispatch(await driver.admit());
+    await runner.catchUp();
+    const moved = listOpenInvocations(views)[0]!;
+    expect(moved).toMatchObject({ revision: driver.events.length - 1, link: await lastLink(driver.stream) });
+    expect(moved.link).not.toBe(opened[0]!.link);
     await store.close();
   });
 

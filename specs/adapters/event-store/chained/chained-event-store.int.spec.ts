@@ -8,6 +8,7 @@ import type { AppendResult, EventStore, RecordedEvent } from '../../../../domain
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
 import { metadataOfColumn } from '../../../../adapters/event-store/sqlite/metadata-column';
 import { makeTempDir } from '../support/temp-dir';
+import type { OpenedEventStore } from '../../../../adapters/event-store/store-tail';
 
 const appended = (result: AppendResult): void => {
   if (result.kind !== 'appended') throw new Error(`expected appended, got ${result.kind}`);
@@ -27,6 +28,22 @@ const expectChained = (events: readonly RecordedEvent[]): void => {
     expect(link).toEqual(chainLink(previous, event.stream, Number(event.revision), event.type, event.data));
     previous = link!.digest;
   }
+};
+
+/** The store, each of its reads of streams counted. */
+const countingReads = (shared: MemoryEventStore): { readonly store: OpenedEventStore; readonly reads: () => number } => {
+  let reads = 0;
+  const store: OpenedEventStore = {
+    append: (stream, events, options) => shared.append(stream, events, options),
+    readStream: (stream, options) => ((reads += 1), shared.readStream(stream, options)),
+    readStreamBackwards: (stream, options) => ((reads += 1), shared.readStreamBackwards(stream, options)),
+    readStreams: (streams, options) => ((reads += 1), shared.readStreams(streams, options)),
+    readAll: (options) => shared.readAll(options),
+    readLast: () => shared.readLast(),
+    subscribe: (options) => shared.subscribe(options),
+    close: () => shared.close(),
+  };
+  return { store, reads: () => reads };
 };
 
 describe('ChainedEventStore', () => {
@@ -113,32 +130,41 @@ describe('ChainedEventStore', () => {
     }
     await before.close();
     // The store a restarted process appends through, each of its own store reads counted.
-    let reads = 0;
-    const counted: EventStore = {
-      append: (stream, events, options) => shared.append(stream, events, options),
-      readStream: (stream, options) => ((reads += 1), shared.readStream(stream, options)),
-      readStreamBackwards: (stream, options) => ((reads += 1), shared.readStreamBackwards(stream, options)),
-      readStreams: (streams, options) => ((reads += 1), shared.readStreams(streams, options)),
-      readAll: (options) => shared.readAll(options),
-      subscribe: (options) => shared.subscribe(options),
-      close: () => shared.close(),
-    };
-    const after = new ChainedEventStore({ ...counted, readLast: () => shared.readLast() });
+    const counted = countingReads(shared);
+    const after = new ChainedEventStore(counted.store);
     expect((await after.readStream('s')).kind).toBe('read');
     expect((await after.readStreams(['t'])).kind).toBe('read');
     expect((await after.readStreamBackwards('u', { maxCount: 1 })).kind).toBe('read');
     for (const stream of ['s', 't', 'u']) appended(await after.append(stream, [{ id: `${stream}-c`, type: 'Moved', data: { n: 2 } }], { expectedRevision: 1n }));
-    expect(reads).toBe(3);
+    expect(counted.reads()).toBe(3);
     // An earlier event read does not take the place of a later head.
     expect((await after.readStream('t', { maxCount: 1 })).kind).toBe('read');
     appended(await after.append('t', [{ id: 't-d', type: 'Moved', data: { n: 3 } }], { expectedRevision: 2n }));
-    expect(reads).toBe(4);
+    expect(counted.reads()).toBe(4);
     // Another writer moves a stream after it was read: the append meets the conflict, then links to that writer's event.
     expect((await after.readStream('s')).kind).toBe('read');
     appended(await new ChainedEventStore(shared).append('s', [{ id: 's-d', type: 'Moved', data: { by: 'them' } }], { expectedRevision: 2n }));
     expect(await after.append('s', [{ id: 's-e', type: 'Moved', data: { by: 'me' } }], { expectedRevision: 2n })).toMatchObject({ kind: 'version_conflict', actual: 3n });
     appended(await after.append('s', [{ id: 's-e', type: 'Moved', data: { by: 'me' } }], { expectedRevision: 3n }));
     for (const stream of ['s', 't', 'u']) expectChained(await eventsOf(shared, stream));
+  });
+
+  it('links after the link a caller hands with an exact revision, without reading the event; its own head comes first', async () => {
+    const shared = new MemoryEventStore();
+    const before = new ChainedEventStore(shared);
+    appended(await before.append('s', [{ id: 'a', type: 'Opened', data: {} }, { id: 'b', type: 'Moved', data: { n: 1 } }], { expectedRevision: 'no_stream' }));
+    await before.close();
+    const recorded = linkOf((await eventsOf(shared, 's'))[1]!.metadata)!.digest;
+    const counted = countingReads(shared);
+    const after = new ChainedEventStore(counted.store);
+    appended(await after.append('s', [{ id: 'c', type: 'Moved', data: { n: 2 } }], { expectedRevision: 1n, previousLink: recorded }));
+    expect(counted.reads()).toBe(0);
+    // The head this store appended wins over what a caller hands.
+    appended(await after.append('s', [{ id: 'd', type: 'Moved', data: { n: 3 } }], { expectedRevision: 2n, previousLink: recorded }));
+    expectChained(await eventsOf(shared, 's'));
+    // A revision the stream has passed meets the conflict, whatever link comes with it.
+    const stale = new ChainedEventStore(counted.store);
+    expect(await stale.append('s', [{ id: 'e', type: 'Moved', data: {} }], { expectedRevision: 1n, previousLink: recorded })).toMatchObject({ kind: 'version_conflict', actual: 3n });
   });
 
   it('links an event after a stream\'s unlinked prefix (a store written before chaining) to nothing', async () => {
