@@ -8,7 +8,7 @@ import { PORTAL_CLIENT } from '../../examples/harness/scripted-harness';
 import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
 import { admitAndDispatch, completeCall, outerResult } from './port-world';
-import { benchManifest, benchScenario, openBenchStore, participantOf, POLICY, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, openBenchChainedStore, openBenchStore, participantOf, POLICY, steppingClock } from '../support/world';
 
 /** The engine's participant-crossing switch, off. */
 const NO_CROSSING_POLICY = { installed: false } as const;
@@ -51,7 +51,8 @@ const MANAGER_PARTICIPANTS = 64;
  */
 const managerHeapPerInvocation = async (perParticipant: number): Promise<{ bytes: number; open: number }> => {
   const dir = mkdtempSync(join(tmpdir(), 'raes-bench-heap-manager-'));
-  const store = openBenchStore(join(dir, 'events.sqlite'));
+  // As run opens it: the chain keeps a head per stream appended to.
+  const store = openBenchChainedStore(join(dir, 'events.sqlite'));
   const open = MANAGER_PARTICIPANTS * perParticipant;
   let inFlight = 0;
   let allInFlight: () => void = () => undefined;
