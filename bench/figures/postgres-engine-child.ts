@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { HarnessRuntime, ParticipantLeases, RuntimeManager } from '../../domain/application';
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { LeaseKeeper } from '../../adapters/engine/lease-keeper';
 import { benchManifest, benchScenario, steppingClock } from '../support/world';
 import { toolCallsHarness } from './port-world';
@@ -23,7 +24,8 @@ const main = async (): Promise<void> => {
   if (url === undefined || owner === undefined || claimed === undefined || episode === undefined || agents === undefined) {
     throw new Error('usage: postgres-engine-child.ts <postgres url> <owner> <claimed participants> <episode> <agents>');
   }
-  const store = openPostgresEventStore({ connectionString: url, poolSize: POOL_SIZE });
+  // As run opens it: every engine writer appends through the hash chain and its seals.
+  const store = new ChainedEventStore(openPostgresEventStore({ connectionString: url, poolSize: POOL_SIZE }), SEAL_EVERY, true);
   const compiled = benchScenario({ agents: Number(agents) });
   const participants = [...new Set(compiled.policies.flatMap((policy) => policy.participantAddresses))];
   const leases = new ParticipantLeases(

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
+import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { startPostgresServer } from '../../specs/adapters/event-store/postgres/support/postgres-server';
 import type { FigureResult } from '../support/figure';
@@ -77,7 +78,8 @@ export const postgresThroughputFigure = async (quick: boolean): Promise<FigureRe
   const seconds = quick ? 1.5 : 3;
   progress('postgres: starting a server in a temp dir');
   const server = await startPostgresServer();
-  const store = openPostgresEventStore({ connectionString: server.url, poolSize: POOL_SIZE });
+  // As run opens it: every engine writer appends through the hash chain and its seals.
+  const store = new ChainedEventStore(openPostgresEventStore({ connectionString: server.url, poolSize: POOL_SIZE }), SEAL_EVERY, true);
   const rawPool = new Pool({ connectionString: server.url, max: POOL_SIZE, options: '-c synchronous_commit=on' });
   // A connection the server drops while idle is replaced by the pool; the query that meets a lost server fails the figure.
   rawPool.on('error', () => undefined);
