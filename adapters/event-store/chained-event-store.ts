@@ -332,13 +332,7 @@ export class ChainedEventStore implements OpenedEventStore {
       return; // metadata that cannot be read: the append reads the event and meets the same
     }
     const revision = Number(event.revision);
-    if (digest === undefined || !Number.isSafeInteger(revision)) return;
-    const cached = this.heads.get(stream);
-    if (cached === undefined) this.heads.set(stream, { revision, digest, streamText: jsonString(stream) });
-    else if (cached.revision < revision) {
-      cached.revision = revision;
-      cached.digest = digest;
-    }
+    if (digest !== undefined && Number.isSafeInteger(revision)) this.remember(stream, revision, digest, jsonString(stream));
   }
 
   private remember(stream: string, revision: number, digest: string, streamText: string): void {
@@ -347,7 +341,7 @@ export class ChainedEventStore implements OpenedEventStore {
       this.heads.set(stream, { revision, digest, streamText });
       return;
     }
-    // Appends that settle out of order: a later revision is never replaced by an earlier one.
+    // Appends that settle out of order, reads of earlier events: a later revision is never replaced by an earlier one.
     if (cached.revision < revision) {
       cached.revision = revision;
       cached.digest = digest;
