@@ -14,7 +14,7 @@ import { invocationDecider, type InvocationCommand, type InvocationEvent, type I
 import { SCHEDULER_CHECKPOINT_ATTEMPTS, schedulerDecider, type SchedulerCommand, type SchedulerEvent, type SchedulerPolicy, type SchedulerState } from '../domain/scheduler';
 import { invocationStream, schedulerStream } from '../domain/streams';
 import { openSqliteEventStore } from '../adapters/event-store/sqlite/sqlite-event-store';
-import { ChainedEventStore, SEAL_EVERY } from '../adapters/event-store/chained-event-store';
+import { SEAL_EVERY } from '../adapters/event-store/chained-event-store';
 import { MetadataColumnWriter, metadataOfColumn, type MetadataColumn } from '../adapters/event-store/sqlite/metadata-column';
 import { canonicalJson } from '../domain/integrity/canonical-json';
 import { CHAIN_VERSION, dataDigest, linkDigestOfData, linkMetadataJson } from '../domain/integrity/chain';
@@ -27,6 +27,7 @@ import { participantHistoryProjection, storedHistory, type HistoryFilter, type P
 import { openViewsDatabase } from '../adapters/views/views-database';
 import { sqliteViews } from '../adapters/views/sqlite';
 import { elapsedMs } from './support/stats';
+import { openBenchChainedStore } from './support/world';
 import { printTable } from './support/table';
 
 const TARGET_RATIO = 0.8;
@@ -244,7 +245,7 @@ class HistoryLinks {
 }
 
 export type FillOptions = {
-  /** Every event with its chain link and a seal every SEAL_EVERY events, as an engine writer stores them; sealStore then seals the tail. */
+  /** Every event with its chain link and a seal every SEAL_EVERY events, as an engine writer stores them (fillLinkedStore also seals the tail). */
   readonly chained?: boolean;
 };
 
@@ -313,17 +314,21 @@ export const fillStore = (path: string, target: number, options: FillOptions = {
   return written;
 };
 
-/** Seals a history filled with its links, as the engine's sealer does (reading it back once): its next seal continues from there. */
-export const sealStore = async (path: string): Promise<void> => {
-  const opened = openSqliteEventStore({ path });
-  if (opened.kind === 'storage_failure') throw new Error(opened.reason);
-  const store = new ChainedEventStore(opened, SEAL_EVERY, true);
+/**
+ * Fills the store file as fillStore does, every event linked and a seal every SEAL_EVERY events, then
+ * seals the tail as the engine's sealer does (reading it back from the last seal): the history as an
+ * engine writer leaves it, whose next seal continues from there.
+ */
+export const fillLinkedStore = async (path: string, target: number): Promise<number> => {
+  const written = fillStore(path, target, { chained: true });
+  const store = openBenchChainedStore(path);
   try {
     const sealed = await store.seal();
     if (sealed.kind === 'storage_failure') throw new Error(`sealing the history failed: ${sealed.reason}`);
   } finally {
     await store.close();
   }
+  return written;
 };
 
 /** The floor: better-sqlite3 iterating the same rows and parsing each event's JSON, nothing else. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { fillStore, rawReplay, sealStore } from '../replay.bench';
+import { fillLinkedStore, rawReplay } from '../replay.bench';
 import type { FigureResult } from '../support/figure';
 import { progress } from '../support/progress';
 import { scaledTargetMs } from '../support/scaled-target';
@@ -65,8 +65,7 @@ export const auditFigure = async (quick: boolean): Promise<FigureResult> => {
     const eventsPath = join(dataDir, 'events.sqlite');
     progress(`audit: filling ${events.toLocaleString('en-US')} events`);
     // Linked and sealed as an engine writer leaves its history: the audit verifies every link and seal.
-    const written = fillStore(eventsPath, events, { chained: true });
-    await sealStore(eventsPath);
+    const written = await fillLinkedStore(eventsPath, events);
     leaveAsWriterCloses(eventsPath);
     rawReplay(eventsPath); // warms the page cache, for the baseline and the audit alike
     const audits: CommandRun[] = [];

@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline';
 import { HarnessRuntime, ParticipantLeases, RuntimeManager } from '../../domain/application';
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
-import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { LeaseKeeper } from '../../adapters/engine/lease-keeper';
-import { benchManifest, benchScenario, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, steppingClock, throughChain } from '../support/world';
 import { toolCallsHarness } from './port-world';
 
 /**
@@ -25,7 +24,7 @@ const main = async (): Promise<void> => {
     throw new Error('usage: postgres-engine-child.ts <postgres url> <owner> <claimed participants> <episode> <agents>');
   }
   // As run opens it: every engine writer appends through the hash chain and its seals.
-  const store = new ChainedEventStore(openPostgresEventStore({ connectionString: url, poolSize: POOL_SIZE }), SEAL_EVERY, true);
+  const store = throughChain(openPostgresEventStore({ connectionString: url, poolSize: POOL_SIZE }));
   const compiled = benchScenario({ agents: Number(agents) });
   const participants = [...new Set(compiled.policies.flatMap((policy) => policy.participantAddresses))];
   const leases = new ParticipantLeases(

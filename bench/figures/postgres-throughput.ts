@@ -2,14 +2,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { openPostgresEventStore } from '../../adapters/event-store/postgres/postgres-event-store';
-import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
 import { HarnessRuntime, RuntimeManager } from '../../domain/application';
 import { startPostgresServer } from '../../specs/adapters/event-store/postgres/support/postgres-server';
 import type { FigureResult } from '../support/figure';
 import { measureRawPostgresActions, RAW_TABLE_SQL } from '../support/postgres-baseline';
 import { progress } from '../support/progress';
 import { elapsedMs, summarize } from '../support/stats';
-import { benchManifest, benchScenario, participantOf, steppingClock } from '../support/world';
+import { benchManifest, benchScenario, participantOf, steppingClock, throughChain } from '../support/world';
 import { toolCallsHarness } from './port-world';
 
 /**
@@ -79,7 +78,7 @@ export const postgresThroughputFigure = async (quick: boolean): Promise<FigureRe
   progress('postgres: starting a server in a temp dir');
   const server = await startPostgresServer();
   // As run opens it: every engine writer appends through the hash chain and its seals.
-  const store = new ChainedEventStore(openPostgresEventStore({ connectionString: server.url, poolSize: POOL_SIZE }), SEAL_EVERY, true);
+  const store = throughChain(openPostgresEventStore({ connectionString: server.url, poolSize: POOL_SIZE }));
   const rawPool = new Pool({ connectionString: server.url, max: POOL_SIZE, options: '-c synchronous_commit=on' });
   // A connection the server drops while idle is replaced by the pool; the query that meets a lost server fails the figure.
   rawPool.on('error', () => undefined);

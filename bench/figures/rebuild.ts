@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { participantHistoryProjection } from '../../projections/participant-history';
-import { allViewsCatchUp, fillStore, nothingProjection, projectionRebuild, rawReplay, rawReplayParsing, sealStore } from '../replay.bench';
+import { allViewsCatchUp, fillLinkedStore, nothingProjection, projectionRebuild, rawReplay, rawReplayParsing } from '../replay.bench';
 import { FOLLOWED_PROJECTIONS } from '../../projections';
 import { INVOCATION_STREAM_PREFIX } from '../../domain/streams';
 import type { FigureResult } from '../support/figure';
@@ -34,8 +34,7 @@ export const rebuildFigure = async (events: number): Promise<FigureResult> => {
     progress(`rebuild: filling ${events.toLocaleString('en-US')} events`);
     const fillStart = process.hrtime.bigint();
     // Linked and sealed as an engine writer leaves its history: a view that reads links decodes them.
-    const written = fillStore(path, events, { chained: true });
-    await sealStore(path);
+    const written = await fillLinkedStore(path, events);
     progress(`rebuild: filled ${written.toLocaleString('en-US')} events in ${(elapsedMs(fillStart) / 1000).toFixed(1)} s`);
     rawReplay(path); // warms the page cache and the JIT
     const raws: Run[] = [];

@@ -6,7 +6,7 @@ import { openInvocationsIndex } from '../../adapters/views/open-invocations-inde
 import { sqliteViews } from '../../adapters/views/sqlite';
 import { FOLLOWED_PROJECTIONS, ProjectionRunner } from '../../projections';
 import { crashMidTick, HISTORY_EPISODE, OPEN_AGENTS } from './recovery-crash';
-import { fillStore, sealStore } from '../replay.bench';
+import { fillLinkedStore } from '../replay.bench';
 import type { FigureResult, FigureRow } from '../support/figure';
 import { progress } from '../support/progress';
 import { scaledTargetMs } from '../support/scaled-target';
@@ -86,8 +86,7 @@ export const historyFile = async (dir: string, events: number, cache: Map<number
   const start = process.hrtime.bigint();
   if (events > 0) {
     // Linked and sealed as an engine writer leaves its history: the restart's sealer reads on from the last seal.
-    fillStore(eventsPath, events, { chained: true });
-    await sealStore(eventsPath);
+    await fillLinkedStore(eventsPath, events);
   }
   // A running engine keeps every view following the log: at the crash they were current but for its lag.
   const store = openBenchStore(eventsPath);

@@ -6,6 +6,7 @@ import { loadScenario, type CompiledScenario } from '../../domain/scenario';
 import type { Database } from 'better-sqlite3';
 import { openSqliteEventStore, type SqliteEventStore } from '../../adapters/event-store';
 import { ChainedEventStore, SEAL_EVERY } from '../../adapters/event-store/chained-event-store';
+import type { OpenedEventStore } from '../../adapters/event-store/store-tail';
 import { openViewsDatabase } from '../../adapters/views/views-database';
 
 /**
@@ -57,10 +58,13 @@ export const openBenchStore = (path: string): SqliteEventStore => {
 };
 
 /**
- * The store as every engine writer opens it (`raes-tools run`): the SQLite store behind the hash chain,
- * with its seals (adapters/cli/workspace.ts).
+ * A store as every engine writer opens it (`raes-tools run`): behind the hash chain, with its seals
+ * (adapters/cli/workspace.ts; SQLite's and PostgreSQL's positions are consecutive).
  */
-export const openBenchChainedStore = (path: string): ChainedEventStore => new ChainedEventStore(openBenchStore(path), SEAL_EVERY, true);
+export const throughChain = (store: OpenedEventStore): ChainedEventStore => new ChainedEventStore(store, SEAL_EVERY, true);
+
+/** The SQLite store as every engine writer opens it. */
+export const openBenchChainedStore = (path: string): ChainedEventStore => throughChain(openBenchStore(path));
 
 /** The views database as the CLI opens it (WAL, synchronous=NORMAL, its checkpoint interval). */
 export const openBenchViews = (path: string): Database => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SqliteEventStore } from '../../../adapters/event-store';
 import { ChainedEventStore, SEAL_EVERY } from '../../../adapters/event-store/chained-event-store';
 import type { OpenedEventStore } from '../../../adapters/event-store/store-tail';
+import { countingReads } from '../../adapters/event-store/support/counting-reads';
 import { verifyIntegrity } from '../../../domain/integrity/verify';
 import type { EventStore } from '../../../domain/ports/event-store';
 import { HarnessRuntime, RuntimeManager, schedulerAggregate, toolActionRequestFor, type InvocationToolActionPort } from '../../../domain/application';
@@ -139,7 +140,7 @@ describe('recovery after a restart', () => {
   });
 
   it('through the chain, settles an invocation the views list after the link they kept, reading none of its stream', async () => {
-    const chained = (store: SqliteEventStore) => new ChainedEventStore(store, SEAL_EVERY, true);
+    const chained = (store: OpenedEventStore) => new ChainedEventStore(store, SEAL_EVERY, true);
     let interrupted: () => void = () => undefined;
     const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
     const first = managerOn(
@@ -162,20 +163,14 @@ describe('recovery after a restart', () => {
     await openInvocationsIndex(first.store, first.views).catchUp(); // the views as a live follower left them
 
     const stream = invocationStream('episode-1', INVOCATION);
-    let streamReads = 0;
-    const counted = (store: SqliteEventStore): OpenedEventStore => ({
-      append: (name, events, options) => store.append(name, events, options),
-      readStream: (name, options) => ((streamReads += name === stream ? 1 : 0), store.readStream(name, options)),
-      readStreamBackwards: (name, options) => ((streamReads += name === stream ? 1 : 0), store.readStreamBackwards(name, options)),
-      readStreams: (names, options) => ((streamReads += names.includes(stream) ? 1 : 0), store.readStreams(names, options)),
-      readAll: (options) => store.readAll(options),
-      readLast: () => store.readLast(),
-      subscribe: (options) => store.subscribe(options),
-      close: () => store.close(),
+    let streamReads = (): number => Number.NaN;
+    const second = managerOn(async (request) => probeResult(request, []), undefined, 'views.sqlite', manifest(), (store) => {
+      const counted = countingReads(store, (streams) => streams.includes(stream));
+      streamReads = counted.reads;
+      return chained(counted.store);
     });
-    const second = managerOn(async (request) => probeResult(request, []), undefined, 'views.sqlite', manifest(), (store) => chained(counted(store) as SqliteEventStore));
     await second.manager.start();
-    expect(streamReads).toBe(0);
+    expect(streamReads()).toBe(0);
     expect(await second.manager.getOperation(tool(2))).toMatchObject({ settlement: 'indeterminate' });
     expect(await second.manager.getOperation(INVOCATION)).toMatchObject({ state: 'settled', attempt_outcome: 'consumed' });
     const all = await second.store.readAll();

@@ -8,7 +8,7 @@ import type { AppendResult, EventStore, RecordedEvent } from '../../../../domain
 import { openSqliteOrThrow } from '../sqlite/open-sqlite';
 import { metadataOfColumn } from '../../../../adapters/event-store/sqlite/metadata-column';
 import { makeTempDir } from '../support/temp-dir';
-import type { OpenedEventStore } from '../../../../adapters/event-store/store-tail';
+import { countingReads } from '../support/counting-reads';
 
 const appended = (result: AppendResult): void => {
   if (result.kind !== 'appended') throw new Error(`expected appended, got ${result.kind}`);
@@ -28,22 +28,6 @@ const expectChained = (events: readonly RecordedEvent[]): void => {
     expect(link).toEqual(chainLink(previous, event.stream, Number(event.revision), event.type, event.data));
     previous = link!.digest;
   }
-};
-
-/** The store, each of its reads of streams counted. */
-const countingReads = (shared: MemoryEventStore): { readonly store: OpenedEventStore; readonly reads: () => number } => {
-  let reads = 0;
-  const store: OpenedEventStore = {
-    append: (stream, events, options) => shared.append(stream, events, options),
-    readStream: (stream, options) => ((reads += 1), shared.readStream(stream, options)),
-    readStreamBackwards: (stream, options) => ((reads += 1), shared.readStreamBackwards(stream, options)),
-    readStreams: (streams, options) => ((reads += 1), shared.readStreams(streams, options)),
-    readAll: (options) => shared.readAll(options),
-    readLast: () => shared.readLast(),
-    subscribe: (options) => shared.subscribe(options),
-    close: () => shared.close(),
-  };
-  return { store, reads: () => reads };
 };
 
 describe('ChainedEventStore', () => {
