@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../ports/event-store';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, jsonString } from './canonical-json';
 import { UnreadableEvent } from '../ports/unreadable-event';
-import { linkDigest, linkOf, type ChainVersion } from './chain';
+import { dataDigest, linkDigest, linkDigestOfTexts, linkOf, previousDigestText, type ChainVersion } from './chain';
 import { ROLLING_START, SEAL_EVENT_TYPE, SEAL_STREAM, asSeal, sealRolling } from './seal';
 
 /**
@@ -59,8 +59,10 @@ export interface HistoryCheck {
 /**
  * A stream's last event as the check saw it: its revision, and its link digest (null when it carried
  * none, undefined when its metadata could not be read: the next event's link is then not judged by it).
+ * Updated in place. `plainName`: the stream's name is its own JSON text between quotes (no character
+ * to escape), so that the text every link digest of the stream contains is written without a check.
  */
-type StreamHead = { revision: bigint; digest: string | null | undefined };
+type StreamHead = { revision: bigint; digest: string | null | undefined; readonly plainName: boolean };
 
 const UNREADABLE = Symbol('unreadable');
 
@@ -121,24 +123,31 @@ export class IntegrityVerifier {
       this.find('revision_out_of_order', event, `the event at ${placeOf(event)} comes after revision ${expectedRevision - 1n} of its stream: events of the stream were reordered or copied`);
       broken = true;
     }
+    // A stream's first event links to nothing; after an event whose metadata could not be read, to what is not known.
+    const expectedPrevious = head === undefined ? null : head.digest;
     const link = this.readable(event, () => linkOf(event.metadata));
+    const streamHead = head ?? { revision: event.revision, digest: undefined, plainName: jsonString(event.stream) === `"${event.stream}"` };
+    if (head === undefined) this.heads.set(event.stream, streamHead);
+    streamHead.revision = event.revision;
     if (link === UNREADABLE) {
-      this.heads.set(event.stream, { revision: event.revision, digest: undefined });
+      streamHead.digest = undefined;
       return;
     }
-    this.heads.set(event.stream, { revision: event.revision, digest: link?.digest ?? null });
+    streamHead.digest = link?.digest ?? null;
     if (link === undefined) {
       if (this.chained === 0) this.unchainedPrefix += 1;
       else if (!broken) this.find('link_missing', event, `the event at ${placeOf(event)} carries no chain link, yet the history before it is chained: it was inserted, or its link removed, after it was written`);
       return;
     }
     this.chained += 1;
-    // A stream's first event links to nothing; after an event whose metadata could not be read, to what is not known.
-    const expectedPrevious = head === undefined ? null : head.digest;
     // The text the store holds, digested as it is: the engine stores the canonical JSON its link was
     // taken over, and an equal digest proves the text is that one. Any other text (a store that writes
     // JSON its own way) is canonicalised and digested again before the link is judged.
-    const asStored = !broken && link.v === 2 && event.dataJson !== undefined && linkDigest(2, link.previous, event.stream, Number(event.revision), event.type, event.dataJson) === link.digest;
+    const asStored =
+      !broken &&
+      link.v === 2 &&
+      event.dataJson !== undefined &&
+      linkDigestOfTexts(previousDigestText(link.previous), streamHead.plainName ? `"${event.stream}"` : jsonString(event.stream), Number(event.revision), `"${dataDigest(event.type, event.dataJson)}"`) === link.digest;
     const data = broken ? undefined : asStored ? event.dataJson : this.readable(event, () => canonicalJson(event.data));
     if (data !== undefined && data !== UNREADABLE) {
       const digest = asStored ? link.digest : linkDigest(link.v, link.previous, event.stream, Number(event.revision), event.type, data);

@@ -138,6 +138,23 @@ describe('verifyIntegrity', () => {
     expect(verifyIntegrity(edited).findings.map((finding) => [finding.code, finding.position])).toEqual([['chain_digest_mismatch', '2']]);
   });
 
+  it('judges a version-2 link by the data text as stored, without parsing it, whatever its stream name needs escaped', () => {
+    const built = history(2);
+    for (const stream of ['plain', 'a "quoted" \\ name', 'tab\there']) {
+      built.add(stream, 'Opened', { n: 1, s: stream });
+      built.add(stream, 'Moved', { n: 2 });
+    }
+    const unparsed = built.events.map((event) => {
+      const dataJson = canonicalJson(event.data);
+      return Object.defineProperty({ ...event, dataJson }, 'data', {
+        get: () => {
+          throw new Error(`the data of ${event.stream} was parsed`);
+        },
+      });
+    });
+    expect(verifyIntegrity(unparsed).findings).toEqual([]);
+  });
+
   it('judges a version-2 seal by the version-2 rule: a running digest rolled per event does not match it', () => {
     const built = history(2);
     built.add('a', 'Opened', {});
