@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // After `tsc -p tsconfig.build.json`: copies into dist/ the files the compiled code reads at run time
-// and tsc does not emit: the SQLite writer thread's JavaScript (loaded by path) and the example
+// and tsc does not emit: the SQLite writer thread's and the audit's integrity thread's JavaScript entries (loaded by path) and the example
 // scenario, manifest, tool mapping and agent (read by `raes-tools demo` and the bundled harnesses).
 const { cpSync, mkdirSync, readdirSync, statSync } = require('node:fs');
 const { dirname, join, relative } = require('node:path');
@@ -8,7 +8,7 @@ const { dirname, join, relative } = require('node:path');
 const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ASSETS = [/\.js$/, /\.mjs$/, /\.d\.ts$/, /\.ya?ml$/, /\.json$/];
-const FOLDERS = ['adapters/event-store/sqlite', 'examples', 'schemas'];
+const FOLDERS = ['adapters/event-store/sqlite', 'adapters/cli', 'examples', 'schemas'];
 // The gateway example's configuration file runs from a checkout (it starts TypeScript through tsx).
 const SKIP = [/^examples\/gateway\/gateway\.json$/];
 

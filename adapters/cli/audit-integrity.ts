@@ -1,6 +1,6 @@
 import type { EventStore, StorageFailure } from '../../domain/ports/event-store';
 import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
-import { SchedulerCheckpointCheck } from '../../domain/application';
+import { SchedulerCheckpointCheck } from '../../domain/application/scheduler-checkpoint-check';
 
 /** Reads the whole store in position order, a page at a time, through the integrity check of docs/integrity.md and the scheduler checkpoints'. */
 
@@ -12,14 +12,27 @@ export const historyVerifier = (store: EventStore): IntegrityVerifier =>
 
 export const auditIntegrity = async (store: EventStore): Promise<IntegrityReport | StorageFailure> => {
   const verifier = historyVerifier(store);
-  let after: bigint | undefined;
+  const verified = await verifyRange(store, verifier);
+  return verified.kind === 'storage_failure' ? verified : verifier.report();
+};
+
+export type RangeVerified = { readonly kind: 'verified'; readonly last: bigint | undefined } | StorageFailure;
+
+/**
+ * Feeds `verifier` the store's events after position `after` (from the first when undefined) through
+ * position `through` (to the last when undefined), in position order; answers the last position fed.
+ */
+export const verifyRange = async (store: EventStore, verifier: IntegrityVerifier, after?: bigint, through?: bigint, page: number = PAGE): Promise<RangeVerified> => {
+  let last = after;
   for (;;) {
-    const read = await store.readAll({ ...(after === undefined ? {} : { after }), maxCount: PAGE });
+    const read = await store.readAll({ ...(last === undefined ? {} : { after: last }), maxCount: page });
     if (read.kind === 'storage_failure') return read;
-    for (const event of read.events) verifier.add(event);
-    const last = read.events[read.events.length - 1];
-    if (last === undefined || read.events.length < PAGE) return verifier.report();
-    after = last.position;
+    for (const event of read.events) {
+      if (through !== undefined && event.position > through) return { kind: 'verified', last };
+      verifier.add(event);
+      last = event.position;
+    }
+    if (read.events.length < page || (through !== undefined && last !== undefined && last >= through)) return { kind: 'verified', last };
   }
 };
 

@@ -1,7 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { invocationHistory, type BehaviorHistoryEvent, type InvocationState } from '../../domain/invocation';
-import type { IntegrityReport } from '../../domain/integrity/verify';
-import { historyVerifier } from './audit-integrity';
+import { IntegrityVerifier, type IntegrityReport } from '../../domain/integrity/verify';
 import type { EventStore, RecordedEvent } from '../../domain/ports/event-store';
 import { parseInvocationStream } from '../../domain/streams';
 import { openingParticipant } from '../../domain/stored-events';
@@ -24,6 +23,7 @@ import type { ParticipantHistoryReads } from '../../projections/participant-hist
 import type { SchedulersReads } from '../../projections/schedulers/view';
 import { auditedInvocation, draftsOf, foldStream } from './audited-invocation';
 import { InvocationSpool, type RenderInvocation } from './invocation-spool';
+import { passIntegrity } from './pass-integrity';
 import { PassFoldViews } from './pass-views';
 import type { Workspace } from './workspace';
 
@@ -118,7 +118,7 @@ export const passOverLog = async (
   foldInMemory = false,
 ): Promise<PassResult> => {
   const derived = foldInMemory ? derivedViews(workspace, projections) : undefined;
-  const verifier = historyVerifier(workspace.store);
+  const integrity = await passIntegrity(workspace.store);
   const spool = new InvocationSpool(render);
   const hash = createHash('sha256');
   /**
@@ -173,7 +173,7 @@ export const passOverLog = async (
   const visit = (events: readonly RecordedEvent[]): void => {
     derived?.fold(events);
     for (const event of events) {
-      verifier.add(event);
+      integrity.see(event);
       if (!usable) continue;
       const stream = event.stream;
       const followed = streams.get(stream);
@@ -230,12 +230,16 @@ export const passOverLog = async (
     }
     if (caught.kind === 'caught_up' && usable) usable = await auditResolvedLater(workspace.store, resolvedLater, spool);
   } catch (error) {
+    integrity.dispose();
     spool.dispose();
     throw error;
   }
+  const checked = await integrity.report();
+  // A check that could not read the store fails the audit as the pass's own read would have.
+  if ('kind' in checked && caught.kind === 'caught_up') caught = checked;
   for (const finding of invocationFindings) findings.push(finding);
   return {
-    integrity: verifier.report(),
+    integrity: 'kind' in checked ? new IntegrityVerifier().report() : checked,
     caught,
     views,
     spool,

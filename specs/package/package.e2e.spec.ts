@@ -45,7 +45,7 @@ describe('the package, packed and installed into an empty project', () => {
     if (installed.status !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
   });
 
-  it('ships the built JavaScript, its declarations and the writer thread, not the TypeScript sources', () => {
+  it('ships the built JavaScript, its declarations and the writer and integrity threads, not the TypeScript sources', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(listing).toEqual(expect.arrayContaining([
       'package/dist/index.js',
@@ -53,10 +53,37 @@ describe('the package, packed and installed into an empty project', () => {
       'package/dist/adapters/cli/main.js',
       'package/dist/adapters/event-store/sqlite/writer-thread.js',
       'package/dist/adapters/event-store/sqlite/append-batch.js',
+      'package/dist/adapters/cli/integrity-thread.js',
+      'package/dist/adapters/cli/integrity-worker.js',
       'package/clients/python/raes_tool_actions_client.py',
     ]));
     expect(listing.filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts'))).toEqual([]);
     expect(listing.some((entry) => entry.startsWith('package/specs/'))).toBe(false);
+  });
+
+  it("runs the audit's integrity thread from the compiled JavaScript, with no TypeScript loader", () => {
+    const dist = join(project, 'node_modules', 'raes-tool-actions', 'dist');
+    const script = `
+      const { openSqliteEventStore } = require(${JSON.stringify(join(dist, 'adapters/event-store/sqlite/sqlite-event-store.js'))});
+      const { ChainedEventStore } = require(${JSON.stringify(join(dist, 'adapters/event-store/chained-event-store.js'))});
+      const { passIntegrity } = require(${JSON.stringify(join(dist, 'adapters/cli/pass-integrity.js'))});
+      (async () => {
+        const path = ${JSON.stringify(join(project, 'thread-check.sqlite'))};
+        const writer = new ChainedEventStore(openSqliteEventStore({ path }), 2, true);
+        for (let index = 0; index < 3; index += 1) await writer.append('stream-' + index, [{ id: 'e' + index, type: 'Happened', data: { index } }], { expectedRevision: 'no_stream' });
+        await writer.close();
+        const store = openSqliteEventStore({ path, readOnly: true });
+        const integrity = await passIntegrity(store, { threadFromEvents: 1 });
+        const read = await store.readAll({});
+        for (const event of read.events) integrity.see(event);
+        const report = await integrity.report();
+        await store.close();
+        process.stdout.write(JSON.stringify({ checkedBy: integrity.checkedBy, events: report.events, seals: report.seals, findings: report.findings }));
+      })();
+    `;
+    const ran = run(project, process.execPath, ['-e', script]);
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual({ checkedBy: { kind: 'integrity_thread' }, events: 5, seals: 2, findings: [] });
   });
 
   it('runs `npx raes-tools --help`', () => {
