@@ -58,7 +58,7 @@ export const restoreSchedulers = async (
   const unrestored: PolicyParticipant[] = [];
   for (const entry of context.schedulers.byKey.values()) {
     const snapshot = snapshots?.get(entry.scheduler.stream);
-    if (snapshot === undefined || !entry.scheduler.restore(snapshot.state, snapshot.revision)) unrestored.push(entry);
+    if (snapshot === undefined || !entry.scheduler.restore(snapshot.state, snapshot.revision, snapshot.link)) unrestored.push(entry);
   }
   await loadSchedulers(context, unrestored);
   for (const entry of context.schedulers.byKey.values()) {

@@ -19,6 +19,8 @@ export type OpenInvocationEntry = {
 export interface SchedulerSnapshot {
   readonly state: SchedulerState;
   readonly revision: number;
+  /** The link digest of the stream's event at `revision` (null when it carries none), when the view keeps it. */
+  readonly link?: string | null;
 }
 
 /** The open invocations (every episode's, oldest first) and the scheduler snapshots, as of the end of the log. */

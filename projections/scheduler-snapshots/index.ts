@@ -3,6 +3,8 @@ import type { SchedulerSnapshot } from '../../domain/ports/open-invocations';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import { asSchedulerEvent } from '../../domain/stored-events';
+import { linkOf } from '../../domain/integrity/chain';
+import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsWrites } from './view';
 
 export type { SchedulerSnapshotsReads, SchedulerSnapshotsWrites } from './view';
@@ -20,14 +22,22 @@ export interface SchedulerSnapshotsViews {
   readonly schedulerSnapshots: SchedulerSnapshotsWrites;
 }
 
-type Folding = { state: SchedulerState; revision: number };
+/** A scheduler's fold in the page in hand: `last`, its latest event, whose link the snapshot keeps once the page ends. */
+type Folding = { state: SchedulerState; revision: number; last: RecordedEvent };
+
+/**
+ * The link digest of a scheduler's event, which recovery hands the chained store with the snapshot's
+ * revision so that it appends after the event without reading it (docs/decisions.md); null without one.
+ */
+const linkDigestOf = (recorded: RecordedEvent): string | null => linkOf(recorded.metadata)?.digest ?? null;
 
 /** Snapshots folded in this page, written once at its end (a scheduler has several events per page). */
 const pageSnapshots = new PageMemory<Folding>();
 
 export const schedulerSnapshotsProjection: Projection<SchedulerSnapshotsViews> = {
   name: 'scheduler-snapshots',
-  version: 1,
+  // 2: each snapshot keeps the link digest of the event at its revision.
+  version: 2,
   setup(views) {
     views.schedulerSnapshots.setup();
   },
@@ -46,17 +56,18 @@ export const schedulerSnapshotsProjection: Projection<SchedulerSnapshotsViews> =
     let current = pending.get(recorded.stream);
     if (current === undefined) {
       const stored = rows.snapshot(recorded.stream);
-      current = stored === undefined ? { state: initialSchedulerState(), revision: -1 } : { state: stored.state, revision: stored.revision };
+      current = { state: stored === undefined ? initialSchedulerState() : stored.state, revision: -1, last: recorded };
       pending.set(recorded.stream, current);
     }
     current.state = evolveScheduler(current.state, event);
     current.revision = Number(recorded.revision);
+    current.last = recorded;
   },
   endPage(views) {
     const rows = views.schedulerSnapshots;
     const pending = pageSnapshots.take(rows);
     if (pending === undefined) return;
-    for (const [stream, snapshot] of pending) rows.save(stream, snapshot);
+    for (const [stream, folding] of pending) rows.save(stream, { state: folding.state, revision: folding.revision, link: linkDigestOf(folding.last) });
   },
   discardPending() {
     pageSnapshots.clear();

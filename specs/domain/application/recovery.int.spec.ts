@@ -139,7 +139,7 @@ describe('recovery after a restart', () => {
     expect(finished).toHaveLength(2);
   });
 
-  it('through the chain, settles an invocation the views list after the link they kept, reading none of its stream', async () => {
+  it('through the chain, settles an invocation the views list after the link they kept, reading none of its stream nor its scheduler', async () => {
     const chained = (store: OpenedEventStore) => new ChainedEventStore(store, SEAL_EVERY, true);
     let interrupted: () => void = () => undefined;
     const reachedCrash = new Promise<void>((resolve) => (interrupted = resolve));
@@ -163,9 +163,10 @@ describe('recovery after a restart', () => {
     await openInvocationsIndex(first.store, first.views).catchUp(); // the views as a live follower left them
 
     const stream = invocationStream('episode-1', INVOCATION);
+    const scheduler = schedulerStream('episode-1', POLICY, PARTICIPANT);
     let streamReads = (): number => Number.NaN;
     const second = managerOn(async (request) => probeResult(request, []), undefined, 'views.sqlite', manifest(), (store) => {
-      const counted = countingReads(store, (streams) => streams.includes(stream));
+      const counted = countingReads(store, (streams) => streams.includes(stream) || streams.includes(scheduler));
       streamReads = counted.reads;
       return chained(counted.store);
     });
@@ -176,6 +177,7 @@ describe('recovery after a restart', () => {
     const all = await second.store.readAll();
     if (all.kind !== 'read') throw new Error(all.reason);
     expect(all.events.filter((event) => event.stream === stream).map((event) => event.type)).toContain('InvocationClosed');
+    expect(all.events.filter((event) => event.stream === scheduler).map((event) => event.type)).toContain('AttemptFinished');
     expect(verifyIntegrity(all.events).findings).toEqual([]);
   });
 
