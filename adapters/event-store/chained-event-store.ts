@@ -50,8 +50,13 @@ type StreamEnd = { readonly revision: bigint; readonly digest: string | null };
  */
 type Head = { revision: number; digest: string; readonly streamText: string };
 
-/** Streams whose heads are kept; beyond it the least recently appended to are forgotten (a miss only costs one read). */
-const MAX_CACHED_HEADS = 20_000;
+/**
+ * Streams whose heads are kept; beyond it the least recently appended to are forgotten (a miss only
+ * costs one read). A RecentMap keeps at least the last half of it: a restart settling 10,000
+ * interrupted invocations appends to 20,000 streams (each invocation's and its scheduler's) it has
+ * just read, and each head forgotten meanwhile costs a read (docs/decisions.md).
+ */
+const MAX_CACHED_HEADS = 50_000;
 /** Rounds of resolving `any` or `stream_exists` while other writers keep moving the stream. */
 const MAX_RESOLVE_ROUNDS = 8;
 

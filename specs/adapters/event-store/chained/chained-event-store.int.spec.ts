@@ -133,6 +133,20 @@ describe('ChainedEventStore', () => {
     for (const stream of ['s', 't', 'u']) expectChained(await eventsOf(shared, stream));
   });
 
+  it("keeps the heads of a restart's 24,000 streams read, then appended to, without reading any of them again", async () => {
+    // A restart settling 12,000 interrupted invocations: it reads each one's stream and its scheduler's, then appends to each.
+    const streams = Array.from({ length: 24_000 }, (_, index) => `stream-${index}`);
+    const shared = new MemoryEventStore();
+    const before = new ChainedEventStore(shared, 1_000_000);
+    for (const stream of streams) appended(await before.append(stream, [{ id: `${stream}-a`, type: 'Opened', data: {} }], { expectedRevision: 'no_stream' }));
+    const counted = countingReads(shared);
+    const after = new ChainedEventStore(counted.store, 1_000_000);
+    for (let from = 0; from < streams.length; from += 1000) expect((await after.readStreams(streams.slice(from, from + 1000))).kind).toBe('read');
+    const read = counted.reads();
+    for (const stream of streams) appended(await after.append(stream, [{ id: `${stream}-b`, type: 'Moved', data: {} }], { expectedRevision: 0n }));
+    expect(counted.reads()).toBe(read);
+  });
+
   it('links after the link a caller hands with an exact revision, without reading the event; its own head comes first', async () => {
     const shared = new MemoryEventStore();
     const before = new ChainedEventStore(shared);
