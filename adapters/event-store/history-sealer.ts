@@ -45,9 +45,10 @@ export class HistorySealer {
   }
 
   /**
-   * `toEnd` false (the seals written every so many events): when this process's own digests continue
-   * the last seal, it seals through the end of their run without reading the store, and what follows
-   * is the next seal's; a seal `toEnd` (asked for, or on close) reads the rest back too.
+   * `toEnd` false (the seals written every so many events): it seals through the end of this process's
+   * run of digests, reading back from the store only the events before it since the last seal (after a
+   * restart, what the former process left unsealed), and what follows is the next seal's; a seal
+   * `toEnd` (asked for, or on close) reads the rest back too.
    */
   async seal(toEnd = true): Promise<Sealed> {
     // Two rounds: another engine on the same store may have sealed since this one last looked.
@@ -55,23 +56,30 @@ export class HistorySealer {
       const state = this.state ?? (await this.loadState());
       if ('kind' in state) return state;
       this.state = state;
-      let { through } = state;
+      let through = state.through;
       const sealDigest = new SealDigest(CHAIN_VERSION, state.rolling);
-      const { readThrough } = state;
-      if (readThrough !== undefined) {
-        let next = Number(readThrough) + 1;
-        for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
-          sealDigest.add(digest);
-          next += 1;
-        }
-        if (sealDigest.count > 0) through = BigInt(next - 1);
-      }
-      // Read back what this process did not append (or could not place), from where its own digests end.
+      // Where the digests are taken through: from this process's own appends when they continue from
+      // here, else read back from the store up to the next position whose digest this process holds.
       // The cursor moves past events without a link too (a history from before chains), which `through` does not.
-      const ownRun = sealDigest.count > 0 && !toEnd;
-      let cursor = sealDigest.count > 0 ? through : readThrough;
-      while (!ownRun) {
-        const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount: PAGE });
+      let cursor = state.readThrough;
+      for (;;) {
+        if (cursor !== undefined) {
+          const first = Number(cursor) + 1;
+          let next = first;
+          for (let digest = this.appended.take(next); digest !== undefined; digest = this.appended.take(next)) {
+            sealDigest.add(digest);
+            next += 1;
+          }
+          if (next > first) {
+            through = cursor = BigInt(next - 1);
+            // The seals written every so many events end with this process's run; what follows is the next seal's.
+            if (!toEnd) break;
+          }
+        }
+        const own = this.appended.lowest();
+        const maxCount = own === undefined || cursor === undefined ? PAGE : Math.min(PAGE, own - Number(cursor) - 1);
+        if (maxCount <= 0) break;
+        const read = await this.store.readAll({ ...(cursor === undefined ? {} : { after: cursor }), maxCount });
         if (read.kind === 'storage_failure') return read;
         for (const event of read.events) {
           cursor = event.position;
@@ -81,7 +89,7 @@ export class HistorySealer {
           sealDigest.add(link.digest);
           through = event.position;
         }
-        if (read.events.length < PAGE) break;
+        if (read.events.length < maxCount) break;
       }
       if (through === undefined || through === state.through) {
         this.state = { ...state, readThrough: cursor };
@@ -153,6 +161,12 @@ class DigestsByPosition {
       this.start = 0;
     }
     return digest;
+  }
+
+  /** The lowest position whose digest is held; undefined when none is. */
+  lowest(): number | undefined {
+    for (let at = this.start; at < this.digests.length; at += 1) if (this.digests[at] !== undefined) return this.base + at;
+    return undefined;
   }
 
   private reset(base: number): void {

@@ -112,6 +112,38 @@ describe('seals over the global order', () => {
     expect(events.filter((event) => event.stream === SEAL_STREAM).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
     expect(expectSealsHold(events)).toBe(3);
   });
+
+  it("after a restart, reads back only what the former process left unsealed, then seals its own appends without reading them", async () => {
+    const memory = new MemoryEventStore();
+    const first = new ChainedEventStore(memory, 1000, true);
+    await append(first, 's', ['a', 'b'], 'no_stream');
+    expect(await first.seal()).toEqual({ kind: 'sealed' });
+    // Killed before its next seal: three events the store holds unsealed.
+    await append(first, 't', ['c', 'd', 'e'], 'no_stream');
+    const read: bigint[] = [];
+    const counted: MemoryEventStore = Object.assign(Object.create(memory) as MemoryEventStore, {
+      readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
+        const page = await memory.readAll(options);
+        if (page.kind === 'read') read.push(...page.events.map((event) => event.position));
+        return page;
+      },
+    });
+    // Seals every 4 events: the restart's own 4 appends start a seal that reads back the 3 the former process left.
+    const second = new ChainedEventStore(counted, 4, true);
+    for (const stream of ['u', 'v', 'w', 'x']) await append(second, stream, [`${stream}0`], 'no_stream');
+    // The seal the fourth append started, in the background: nothing is left after it.
+    expect(await second.seal()).toEqual({ kind: 'nothing_new' });
+    // After the former process's seal covered a and b: that seal itself, then c, d and e.
+    const held = await allEvents(memory);
+    const ownFirst = held.find((event) => event.stream === 'u')!.position;
+    const unsealed = held.filter((event) => event.position > 2n && event.position < ownFirst).map((event) => event.position);
+    expect(unsealed).toHaveLength(4);
+    expect(read).toEqual(unsealed);
+    await second.close();
+    const events = await allEvents(memory);
+    expect(expectSealsHold(events)).toBe(2);
+    expect(asSeal(events[events.length - 1]!.data)!.event_count).toBe(events.filter((event) => event.stream !== SEAL_STREAM).length + 1);
+  });
 });
 
 describe('seals over a history from before chains', () => {
