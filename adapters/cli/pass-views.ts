@@ -23,13 +23,25 @@ export class PassFoldViews {
 class PassParticipantHistory implements ParticipantHistoryWrites, ParticipantHistoryReads {
   private rows: HistoryIndexRow[] = [];
   private readonly kept = new Map<string, OpenedFor>();
+  /**
+   * One string per participant and episode for every row: each row's come from its own opening's
+   * parse, and a long history's rows would otherwise hold a copy each (about 5 MB over 1M events).
+   */
+  private readonly shared = new Map<string, string>();
   setup(): void {}
   reset(): void {
     this.rows = [];
     this.kept.clear();
+    this.shared.clear();
   }
   appendClosed(row: HistoryIndexRow): void {
-    this.rows.push(row);
+    this.rows.push({ ...row, participant: this.share(row.participant), episode: this.share(row.episode) });
+  }
+  private share(text: string): string {
+    const held = this.shared.get(text);
+    if (held !== undefined) return held;
+    this.shared.set(text, text);
+    return text;
   }
   keepOpened(stream: string, openedFor: OpenedFor): void {
     // The views file keeps an open invocation by its stream's primary key: a second one is refused there too.
