@@ -108,13 +108,13 @@ class ThreadIntegrity implements PassIntegrity {
 /** The pass's integrity check over `store`: on a thread of its own when the store is a SQLite file holding at least `threadFromEvents` events. */
 export const passIntegrity = async (store: EventStore, options: PassIntegrityOptions = {}): Promise<PassIntegrity> => {
   const threadFromEvents = options.threadFromEvents ?? THREAD_FROM_EVENTS;
-  const inline = new InlineIntegrity(historyVerifier(store));
-  if (!(store instanceof SqliteEventStore) || store.database.memory || availableParallelism() < 2) return inline;
+  const inline = (): PassIntegrity => new InlineIntegrity(historyVerifier(store));
+  if (!(store instanceof SqliteEventStore) || store.database.memory || availableParallelism() < 2) return inline();
   const tail = await store.readLast();
-  if (tail.kind !== 'tail') return inline;
+  if (tail.kind !== 'tail') return inline();
   const through = tail.last?.position ?? 0n;
   // The store numbers its events without gaps from 1: its last position is how many it holds.
-  if (through < BigInt(threadFromEvents)) return inline;
+  if (through < BigInt(threadFromEvents)) return inline();
   const data: IntegrityThreadData = { path: store.database.name, through: tail.last === undefined ? null : through.toString() };
   return new ThreadIntegrity(new Worker(options.threadEntry ?? THREAD_ENTRY, { workerData: data, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB } }), store, through);
 };

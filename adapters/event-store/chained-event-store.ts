@@ -17,7 +17,7 @@ import type {
   VersionConflict,
 } from '../../domain/ports/event-store';
 import { canonicalJson, jsonString } from '../../domain/integrity/canonical-json';
-import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOfTexts, linkMetadataJson, linkOf, previousDigestText, storedLink, type ChainLink } from '../../domain/integrity/chain';
+import { CHAIN_KEY, CHAIN_VERSION, dataDigest, linkDigestOf, linkDigestOfTexts, linkMetadataJson, linkOf, previousDigestText, storedLink, type ChainLink } from '../../domain/integrity/chain';
 import { SEAL_STREAM } from '../../domain/integrity/seal';
 import { RecentMap } from '../../domain/recent-map';
 import { HistorySealer, type Sealed } from './history-sealer';
@@ -282,7 +282,7 @@ export class ChainedEventStore implements OpenedEventStore {
       if (read.kind === 'storage_failure') return read;
       const event = read.events[0];
       // No event there: the store will answer with the conflict; link to nothing meanwhile.
-      const previous = event !== undefined && event.revision === revision ? (linkOf(event.metadata)?.digest ?? null) : null;
+      const previous = event !== undefined && event.revision === revision ? linkDigestOf(event) : null;
       return { kind: 'resolved', expected: revision, previous };
     }
     const head = await this.readHead(stream);
@@ -317,7 +317,7 @@ export class ChainedEventStore implements OpenedEventStore {
       if (read.kind === 'storage_failure') return read;
       const last = read.events[read.events.length - 1];
       if (last === undefined) return { kind: 'head', head };
-      head = { revision: last.revision, digest: linkOf(last.metadata)?.digest ?? null };
+      head = { revision: last.revision, digest: linkDigestOf(last) };
       if (read.events.length < 1000) return { kind: 'head', head };
     }
   }

@@ -43,7 +43,7 @@ class OverlaySchedulerSnapshots implements SchedulerSnapshotsWrites, SchedulerSn
 
   /** A copy: the projection goes on moving the object it saves within the next page. */
   save(stream: string, snapshot: SchedulerSnapshot): void {
-    this.snapshots.set(stream, snapshot.link === undefined ? { state: snapshot.state, revision: snapshot.revision } : { state: snapshot.state, revision: snapshot.revision, link: snapshot.link });
+    this.snapshots.set(stream, { state: snapshot.state, revision: snapshot.revision, link: snapshot.link });
   }
 
   all(): ReadonlyMap<string, SchedulerSnapshot> {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../ports/event-store';
 import { canonicalJson, jsonString } from './canonical-json';
-import { linkOf } from './chain';
+import { linkDigestOf } from './chain';
 import { IntegrityVerifier, type IntegrityFinding } from './verify';
 
 /**
@@ -83,7 +83,7 @@ export class ChainHeadTracker {
   private readonly heads = new Map<string, ChainHead>();
 
   add(event: BundleEvent): void {
-    this.heads.set(event.stream, { stream: event.stream, revision: event.revision, digest: linkOf(event.metadata ?? undefined)?.digest ?? null });
+    this.heads.set(event.stream, { stream: event.stream, revision: event.revision, digest: linkDigestOf(event) });
   }
 
   get streams(): number {

@@ -80,6 +80,9 @@ export const linkMetadataJson = (link: ChainLink): string => {
     : `{"${CHAIN_KEY}":{"v":2,"d":"${link.digest}","p":${previous}}}`;
 };
 
+/** The link digest an event carries, or null when it carries no link (or a malformed one). */
+export const linkDigestOf = (event: { readonly metadata?: JsonObject | null | undefined }): string | null => linkOf(event.metadata ?? undefined)?.digest ?? null;
+
 /** The link an event's metadata carries, or undefined when it carries none or a malformed one. */
 export const linkOf = (metadata: JsonObject | undefined): ChainLink | undefined => {
   const link = metadata?.[CHAIN_KEY];

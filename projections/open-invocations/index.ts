@@ -6,7 +6,7 @@ import {
   type InterruptedInvocation,
   type InvocationOpened,
 } from '../../domain/invocation';
-import { linkOf } from '../../domain/integrity/chain';
+import { linkDigestOf } from '../../domain/integrity/chain';
 import { parseInvocationStream } from '../../domain/streams';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
@@ -48,12 +48,6 @@ type OpenInPage = {
 };
 
 const CLOSED: PageInvocation = { kind: 'closed' };
-
-/**
- * The link digest of an invocation's event, which recovery hands the chained store with the row's
- * revision so that it appends after the event without reading it (docs/decisions.md); null without one.
- */
-const linkDigestOf = (recorded: RecordedEvent): string | null => linkOf(recorded.metadata)?.digest ?? null;
 
 /** Per views, the invocations touched during the page in hand, by stream. */
 const pageInvocations = new PageMemory<PageInvocation>();

@@ -3,7 +3,7 @@ import type { SchedulerSnapshot } from '../../domain/ports/open-invocations';
 import { PageMemory } from '../page-memory';
 import type { Projection } from '../runner';
 import { asSchedulerEvent } from '../../domain/stored-events';
-import { linkOf } from '../../domain/integrity/chain';
+import { linkDigestOf } from '../../domain/integrity/chain';
 import type { RecordedEvent } from '../../domain/ports/event-store';
 import type { SchedulerSnapshotsReads, SchedulerSnapshotsWrites } from './view';
 
@@ -24,12 +24,6 @@ export interface SchedulerSnapshotsViews {
 
 /** A scheduler's fold in the page in hand: `last`, its latest event, whose link the snapshot keeps once the page ends. */
 type Folding = { state: SchedulerState; revision: number; last: RecordedEvent };
-
-/**
- * The link digest of a scheduler's event, which recovery hands the chained store with the snapshot's
- * revision so that it appends after the event without reading it (docs/decisions.md); null without one.
- */
-const linkDigestOf = (recorded: RecordedEvent): string | null => linkOf(recorded.metadata)?.digest ?? null;
 
 /** Snapshots folded in this page, written once at its end (a scheduler has several events per page). */
 const pageSnapshots = new PageMemory<Folding>();
