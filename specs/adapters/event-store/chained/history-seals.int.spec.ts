@@ -38,6 +38,15 @@ const expectSealsHold = (events: readonly RecordedEvent[]): number => {
   return seals;
 };
 
+/** `memory` whose readAll hands each page's events to `seen`, and answers what it returns instead. */
+const readingThrough = (memory: MemoryEventStore, seen: (events: readonly RecordedEvent[]) => readonly RecordedEvent[]): MemoryEventStore =>
+  Object.assign(Object.create(memory) as MemoryEventStore, {
+    readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
+      const read = await memory.readAll(options);
+      return read.kind === 'read' ? { kind: 'read' as const, events: seen(read.events) } : read;
+    },
+  });
+
 const append = async (store: EventStore, stream: string, ids: readonly string[], expectedRevision: 'no_stream' | bigint): Promise<void> => {
   const result = await store.append(stream, ids.map((id) => ({ id, type: 'Happened', data: { id } })), { expectedRevision });
   if (result.kind !== 'appended') throw new Error(result.kind);
@@ -121,12 +130,9 @@ describe('seals over the global order', () => {
     // Killed before its next seal: three events the store holds unsealed.
     await append(first, 't', ['c', 'd', 'e'], 'no_stream');
     const read: bigint[] = [];
-    const counted: MemoryEventStore = Object.assign(Object.create(memory) as MemoryEventStore, {
-      readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
-        const page = await memory.readAll(options);
-        if (page.kind === 'read') read.push(...page.events.map((event) => event.position));
-        return page;
-      },
+    const counted = readingThrough(memory, (events) => {
+      read.push(...events.map((event) => event.position));
+      return events;
     });
     // Seals every 4 events: the restart's own 4 appends start a seal that reads back the 3 the former process left.
     const second = new ChainedEventStore(counted, 4, true);
@@ -167,13 +173,9 @@ describe('seals over a history from before chains', () => {
     const memory = new MemoryEventStore();
     let eventsRead = 0;
     // A store that loses metadata on reads: the sealer finds no link in what it reads back.
-    const forgetful: MemoryEventStore = Object.assign(Object.create(memory) as MemoryEventStore, {
-      readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
-        const read = await memory.readAll(options);
-        if (read.kind !== 'read') return read;
-        eventsRead += read.events.length;
-        return { kind: 'read' as const, events: read.events.map((event) => ({ ...event, metadata: undefined })) };
-      },
+    const forgetful = readingThrough(memory, (events) => {
+      eventsRead += events.length;
+      return events.map((event) => ({ ...event, metadata: undefined }));
     });
     const store = new ChainedEventStore(forgetful, 1000);
     for (let round = 0; round < 4; round += 1) {
